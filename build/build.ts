@@ -1,0 +1,218 @@
+/**
+ * `pkgcat build`: turns every first-parent commit of a catalog's main into the files the
+ * surfaces serve. Incremental (a commit already built is never composed again; a new commit
+ * recomposes only what it reaches), deterministic, and atomic (see publish.ts).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
+import { serialize } from '../src/serialize.ts';
+import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
+import {
+  LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRoot,
+} from '../src/store/layout.ts';
+import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
+import { CatalogModel, type ModelSnapshot } from './model.ts';
+import { Composer, type ComposerSnapshot } from './composer.ts';
+import { ObjectStore, writeFileAtomic } from './objects.ts';
+import { publishRelease } from './publish.ts';
+import { createProgress } from './progress.ts';
+import { lockBuild } from './lock.ts';
+
+export interface BuildOptions {
+  repo: string;
+  out: string;
+  /** Receives one line per diagnostic and per notable step (default: stderr). */
+  log?: (line: string) => void;
+  /** Show progress on long builds (default true). */
+  progress?: boolean;
+}
+
+export interface BuildResult {
+  tip: string;
+  /** Commits on the first-parent chain. */
+  commits: number;
+  /** Commits composed by this run. */
+  composed: number;
+  /** The release published by this run, or null when nothing changed. */
+  releaseId: string | null;
+  /** Diagnostics raised by the commits this run read. */
+  diagnostics: Diagnostic[];
+}
+
+/** The build's memory between runs: the model and composer items at the last built tip. */
+interface Checkpoint {
+  layout: number;
+  sha: string;
+  model: ModelSnapshot;
+  composer: ComposerSnapshot;
+}
+
+const checkpointFile = (out: string) => join(paths.buildPrivate(out), 'checkpoint.json.gz');
+
+async function loadCheckpoint(out: string): Promise<Checkpoint | null> {
+  try {
+    const checkpoint = JSON.parse(gunzipSync(await readFile(checkpointFile(out))).toString('utf8')) as Checkpoint;
+    return checkpoint.layout === LAYOUT_VERSION ? checkpoint : null;
+  } catch {
+    return null;
+  }
+}
+
+async function saveCheckpoint(out: string, checkpoint: Checkpoint): Promise<void> {
+  await writeFileAtomic(checkpointFile(out), gzipSync(JSON.stringify(checkpoint), { level: 1 }));
+}
+
+async function ensureLayout(out: string): Promise<void> {
+  await mkdir(out, { recursive: true });
+  const file = join(out, 'layout.json');
+  if (existsSync(file)) {
+    const { layout } = await readJson<{ layout: number }>(file);
+    if (layout !== LAYOUT_VERSION) throw new Error(`${out} holds a build of layout ${layout}; this pkgcat writes layout ${LAYOUT_VERSION}: use a new output directory`);
+  } else {
+    await writeFileAtomic(file, serialize({ layout: LAYOUT_VERSION }));
+  }
+}
+
+async function currentRelease(out: string): Promise<{ info: ReleaseInfo; chain: CommitInfo[] } | null> {
+  const id = await currentReleaseId(out);
+  if (!id) return null;
+  const dir = paths.release(out, id);
+  try {
+    return { info: await readJson<ReleaseInfo>(paths.releaseInfo(dir)), chain: await readJson<CommitInfo[]>(paths.chain(dir)) };
+  } catch {
+    return null;
+  }
+}
+
+export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
+  const { out } = options;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const repo = await CatalogRepo.open(options.repo);
+  try {
+    const tip = await repo.mainSha();
+    await ensureLayout(out);
+    const previous = await currentRelease(out);
+    if (previous?.info.tip?.sha === tip) {
+      return { tip, commits: previous.info.commitCount, composed: 0, releaseId: null, diagnostics: [] };
+    }
+    const unlock = await lockBuild(paths.buildPrivate(out));
+    try {
+      return await buildLocked(repo, tip, previous?.chain ?? [], options, log);
+    } finally {
+      await unlock();
+    }
+  } finally {
+    repo.close();
+  }
+}
+
+async function buildLocked(
+  repo: CatalogRepo,
+  tip: string,
+  previousChain: CommitInfo[],
+  options: BuildOptions,
+  log: (line: string) => void,
+): Promise<BuildResult> {
+  const { out } = options;
+  const chain = await repo.chain(tip);
+  const onChain = new Set(chain);
+  const checkpoint = await loadCheckpoint(out);
+  const resume = checkpoint && onChain.has(checkpoint.sha) ? checkpoint : null;
+  const model = resume ? CatalogModel.restore(resume.model) : new CatalogModel();
+  const composer = resume ? new Composer(resume.composer) : new Composer();
+  const store = new ObjectStore(out);
+
+  const logged = await repo.log(tip, resume?.sha ?? null);
+  const infos = await repo.commitInfos(logged);
+  const known = new Map<string, CommitInfo>(previousChain.map((info) => [info.sha, info]));
+  for (const info of infos) known.set(info.sha, info);
+
+  const progress = options.progress === false ? { tick() {}, stop() {} } : createProgress(logged.length, 'pkgcat build');
+  const diagnostics: Diagnostic[] = [];
+  let composed = 0;
+  /** The sha whose cards the composer holds, for diffing the next commit against its parent cheaply. */
+  let composedSha: string | null = resume?.sha ?? null;
+  let composedCards: DiffSide | null = null;
+
+  for (let index = 0; index < logged.length; index++) {
+    const commit = logged[index];
+    const info = infos[index];
+    const applied = await model.apply(info, commit.changes, (id) => repo.readObject(id));
+    await recordShipping(repo, model, commit, applied.shipped);
+    for (const diagnostic of applied.diagnostics) {
+      diagnostics.push(diagnostic);
+      log(`diagnostic ${diagnostic.level}: commit ${diagnostic.commit.slice(0, 12)} ${diagnostic.path}: ${diagnostic.message}`);
+    }
+    const state = model.state();
+    composer.note(state, applied);
+
+    if (!existsSync(paths.state(out, commit.sha))) {
+      const parentSide = commit.parent === null ? null : composedSha === commit.parent && composedCards ? composedCards : await readListing(out, commit.parent);
+      const bodies = await composer.compose(state, store);
+      composedCards = composer.diffSide(info);
+      if (commit.parent !== null && parentSide) {
+        await writeFileAtomic(paths.diff(out, commit.sha, commit.parent), serialize(composeDiff(parentSide, composedCards)));
+      }
+      const root: StateRoot = { layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics };
+      await writeFileAtomic(paths.state(out, commit.sha), serialize(root));
+      composedSha = commit.sha;
+      composed += 1;
+    }
+    progress.tick();
+  }
+  progress.stop();
+
+  // Bring the composer up to the tip even if every commit was already built (e.g. a resumed,
+  // interrupted publish): the public files are rendered from its items.
+  if (composedSha !== tip) await composer.compose(model.state(), store);
+
+  const tipState = model.state();
+  await saveCheckpoint(out, { layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
+
+  const chainInfos: CommitInfo[] = [];
+  for (const sha of chain) {
+    const info = known.get(sha) ?? (await readStateRoot(out, sha))?.commit;
+    if (!info) throw new Error(`commit ${sha} is on main but was never built; remove ${checkpointFile(out)} and build again`);
+    chainInfos.push(info);
+  }
+  const names = new Map([...tipState.packages].map(([key, pkg]) => [key, pkg.manifest.name]));
+  const releaseId = await publishRelease(out, {
+    tip: tipState.commit,
+    chain: chainInfos,
+    records: composer.records.items,
+    names,
+    diagnostics: model.diagnostics,
+  });
+  return { tip, commits: chain.length, composed, releaseId, diagnostics };
+}
+
+/** Diff stats of the shipping events, one `git diff` per previous-ship commit. */
+async function recordShipping(
+  repo: CatalogRepo,
+  model: CatalogModel,
+  commit: LoggedCommit,
+  shipped: { key: string; dir: string }[],
+): Promise<void> {
+  const byPrevious = new Map<string | null, { key: string; dir: string }[]>();
+  for (const event of shipped) {
+    const from = model.lastShipped(event.key);
+    byPrevious.set(from, [...(byPrevious.get(from) ?? []), event]);
+  }
+  const state = model.state();
+  for (const [from, events] of byPrevious) {
+    const stats = await repo.diffStats(from, commit.sha, events.map((event) => event.dir));
+    for (const { key, dir } of events) {
+      const { manifest } = state.packages.get(key)!;
+      model.recordShipping(key, {
+        version: manifest.version,
+        sha: commit.sha,
+        pushedAt: state.commit.pushedAt,
+        ...stats.get(dir)!,
+        dependencies: manifest.dependencies,
+      });
+    }
+  }
+}

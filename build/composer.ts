@@ -1,0 +1,210 @@
+/**
+ * Composes each commit's bodies incrementally. It keeps the serialized items of the last
+ * composed state (records, cards, transitive rollups, the package index) and recomposes only
+ * the items that a commit's changes reach: the changed packages, the packages whose reverse
+ * dependencies, dependency views or transitive rollups depend on them. Everything it writes is
+ * byte-identical to composing the state whole (tests/build check both ways).
+ */
+import { createHash } from 'node:crypto';
+import { RawJson, serialize, serializeSegments, StoredArray, type Segment } from '../src/serialize.ts';
+import { analyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
+import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts';
+import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
+import { allCategories, fullBundle, listingBundle } from '../src/compose/bundles.ts';
+import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
+import type { DiffSide } from '../src/compose/diff.ts';
+import type { PackageCard } from '../src/compose/package.ts';
+import type { PackageIndexEntry, StoredBody } from '../src/store/layout.ts';
+import { ChunkedCollection, type ChunkRef } from './chunks.ts';
+import type { AppliedCommit } from './model.ts';
+import type { ObjectStore } from './objects.ts';
+
+const joinItems = (entries: [string, string][]) => entries.map(([, text]) => text).filter((text) => text !== '').join(',');
+const indexObject = (entries: [string, PackageIndexEntry][]) => serialize(Object.fromEntries(entries));
+
+/** The composer's items, kept in the checkpoint so the next build resumes without recomposing. */
+export interface ComposerSnapshot {
+  records: [string, string][];
+  cards: [string, string][];
+  transitive: [string, string][];
+  index: [string, PackageIndexEntry][];
+}
+
+export interface ComposedCommit {
+  listing: StoredBody;
+  full: StoredBody;
+  packages: ChunkRef[];
+}
+
+function storedBody(segments: Segment[], lengthOf: (hash: string) => number): StoredBody {
+  let length = 0;
+  for (const segment of segments) length += typeof segment === 'string' ? Buffer.byteLength(segment) : lengthOf(segment.object);
+  const etag = createHash('sha256').update(JSON.stringify(segments)).digest('hex').slice(0, 32);
+  return { etag: `W/"${etag}"`, length, segments };
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  (a ?? []).length === (b ?? []).length && (a ?? []).every((item, index) => item === b![index]);
+
+export class Composer {
+  readonly records: ChunkedCollection<string>;
+  readonly cards: ChunkedCollection<string>;
+  private readonly transitive: ChunkedCollection<string>;
+  private readonly index: ChunkedCollection<PackageIndexEntry>;
+  private analysis: CatalogAnalysis | null = null;
+  /** Everything is dirty until the first composition (a fresh build or a restored checkpoint). */
+  private composedOnce: boolean;
+  /** Packages whose record and card must be recomposed. */
+  private readonly dirtyRecords = new Set<string>();
+  /** Packages whose own data (version, license, advisories, presence) changed: their dependents' deps.json too. */
+  private readonly dirtyViews = new Set<string>();
+  /** Packages whose own dependency lists changed. */
+  private readonly dirtyDeps = new Set<string>();
+  private readonly dirtyVersions = new Set<string>();
+  /** Packages whose edges or active advisories changed: every package reaching them has a new rollup. */
+  private readonly transitiveSeeds = new Set<string>();
+  private advisoryMapText: RawJson | null = null;
+  /** Parsed cards, for diffs (filled lazily after a restore). */
+  private readonly cardObjects = new Map<string, PackageCard>();
+  /** Byte lengths of chunk objects, for Content-Length. */
+  private readonly lengths = new Map<string, number>();
+
+  constructor(snapshot?: ComposerSnapshot) {
+    this.records = new ChunkedCollection(joinItems, snapshot?.records);
+    this.cards = new ChunkedCollection(joinItems, snapshot?.cards);
+    this.transitive = new ChunkedCollection(joinItems, snapshot?.transitive);
+    this.index = new ChunkedCollection(indexObject, snapshot?.index);
+    this.composedOnce = snapshot !== undefined;
+  }
+
+  snapshot(): ComposerSnapshot {
+    return {
+      records: [...this.records.items],
+      cards: [...this.cards.items],
+      transitive: [...this.transitive.items],
+      index: [...this.index.items],
+    };
+  }
+
+  /** Records what one applied commit changed; returns the state's analysis. */
+  note(state: CatalogState, applied: AppliedCommit): CatalogAnalysis {
+    const before = this.analysis;
+    const after = analyze(state);
+    this.analysis = after;
+    const changed = new Set([...applied.packages, ...applied.advisoryNamed]);
+    for (const key of changed) {
+      this.dirtyRecords.add(key);
+      this.dirtyViews.add(key);
+    }
+    for (const key of applied.packages) this.dirtyDeps.add(key);
+    for (const key of applied.dependentsChanged) this.dirtyRecords.add(key);
+    for (const { key } of applied.shipped) this.dirtyVersions.add(key);
+
+    // A package appearing or leaving changes the edges of the packages that name it.
+    const candidates = new Set(changed);
+    for (const key of applied.presence) for (const dependent of after.dependents.get(key) ?? []) candidates.add(dependent);
+    for (const key of candidates) {
+      const moved = !before || !sameList(before.edges.get(key), after.edges.get(key)) || !sameList(before.activeIds.get(key), after.activeIds.get(key));
+      if (moved) this.transitiveSeeds.add(key);
+    }
+    // The advisory map shows each advisory from the first package it is active on.
+    const touchesAdvisories = [...applied.packages].some((key) => before?.activeIds.has(key) || after.activeIds.has(key));
+    if (!before || applied.advisoryNamed.size > 0 || touchesAdvisories) this.advisoryMapText = null;
+    return after;
+  }
+
+  /** Composes and stores the bodies of `state`, recomposing only what is dirty. */
+  async compose(state: CatalogState, store: ObjectStore): Promise<ComposedCommit> {
+    const analysis = this.analysis ?? analyze(state);
+    this.analysis = analysis;
+    const all = !this.composedOnce;
+    const everything = (...maps: Iterable<string>[]) => new Set(maps.flatMap((keys) => [...keys]));
+
+    const recordKeys = all ? everything(state.packages.keys(), this.records.items.keys()) : this.dirtyRecords;
+    for (const key of recordKeys) {
+      const present = state.packages.has(key);
+      this.records.set(key, present ? serialize(composeRecord(state, analysis, key)) : null);
+      const card = present ? composeCard(state, analysis, key) : null;
+      this.cards.set(key, card && serialize(card));
+      if (card) this.cardObjects.set(key, card);
+      else this.cardObjects.delete(key);
+    }
+
+    // deps.json reads the package's lists and its dependencies' data; versions.json its history.
+    const indexKeys = all
+      ? everything(state.packages.keys(), state.history.keys(), this.index.items.keys())
+      : everything(this.dirtyDeps, this.dirtyViews, this.dirtyVersions);
+    if (!all) for (const key of this.dirtyViews) for (const dependent of analysis.dependents.get(key) ?? []) indexKeys.add(dependent);
+    for (const key of indexKeys) {
+      const pkg = state.packages.get(key);
+      const history = state.history.get(key);
+      if (!pkg && !history) {
+        this.index.set(key, null);
+        continue;
+      }
+      const name = state.names.get(key) ?? key;
+      const entry: PackageIndexEntry = { name };
+      if (pkg) entry.deps = await store.put(serialize(composeDeps(state, analysis, key)), { served: true });
+      if (history) entry.versions = await store.put(serialize(composeVersions(state, key, name)), { served: true });
+      this.index.set(key, entry);
+    }
+
+    // Transitive rollups change for everything that reaches a seed.
+    const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);
+    for (const key of transitiveKeys) {
+      const entries = state.packages.has(key) ? transitiveAdvisories(state, analysis, key) : [];
+      this.transitive.set(key, entries.length > 0 ? entries.map((entry) => serialize(entry)).join(',') : null);
+    }
+    this.advisoryMapText ??= new RawJson(serialize(advisoryMap(state, analysis)));
+
+    const records = await this.flush(this.records, store);
+    const cards = await this.flush(this.cards, store);
+    const transitive = await this.flush(this.transitive, store);
+    const packages = await this.index.flush(store);
+    for (const set of [this.dirtyRecords, this.dirtyViews, this.dirtyDeps, this.dirtyVersions]) set.clear();
+    this.transitiveSeeds.clear();
+    this.composedOnce = true;
+
+    const lengthOf = (hash: string) => this.lengths.get(hash)!;
+    const listing = storedBody(serializeSegments(listingBundle(state.commit, new StoredArray(cards), allCategories(state))), lengthOf);
+    const full = storedBody(
+      serializeSegments(fullBundle(state.commit, new StoredArray(records), this.advisoryMapText, new StoredArray(transitive))),
+      lengthOf,
+    );
+    return { listing, full, packages };
+  }
+
+  /** The diff's view of the last composed state. */
+  diffSide(commit: CommitInfo): DiffSide {
+    const packages: PackageCard[] = [];
+    for (const [key, text] of this.cards.items) {
+      let card = this.cardObjects.get(key);
+      if (!card) this.cardObjects.set(key, (card = JSON.parse(text) as PackageCard));
+      packages.push(card);
+    }
+    return { commitSha: commit.sha, pushedAt: commit.pushedAt, packages };
+  }
+
+  private async flush(collection: ChunkedCollection<string>, store: ObjectStore): Promise<string[]> {
+    const refs = await collection.flush(store);
+    for (const ref of refs) {
+      if (!this.lengths.has(ref.object)) this.lengths.set(ref.object, await store.size(ref.object));
+    }
+    return refs.map((ref) => ref.object);
+  }
+
+  /** The seeds and every package that depends on one of them, directly or not. */
+  private reverseClosure(analysis: CatalogAnalysis, seeds: Iterable<string>): Set<string> {
+    const reached = new Set(seeds);
+    const queue = [...reached];
+    for (let head = 0; head < queue.length; head++) {
+      for (const dependent of analysis.dependents.get(queue[head]) ?? []) {
+        if (!reached.has(dependent)) {
+          reached.add(dependent);
+          queue.push(dependent);
+        }
+      }
+    }
+    return reached;
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The session gate (SPEC.md "Authentication", CLI.md "Signing in").
+ *
+ * - `sessionMiddleware`: express-session, cookie `pkgcat.sid` (HttpOnly, SameSite=Lax, Secure over
+ *   TLS, 7 days). Mount it ONLY on `/auth` and the sha-pinned routes: anonymous surfaces must never
+ *   see it, so they stay byte-identical for every caller and never send Set-Cookie. It sets a
+ *   cookie only when a sign-in wrote the session.
+ * - `router` (mount at `/auth`): GET /login (form), POST /login (JSON or form), POST /logout.
+ * - `requireSession`: 401 `auth_required` unless the request carries a live signed-in session.
+ */
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import session from 'express-session';
+import { isFormPost, noContent, safeNext, seeOther, sendError, sendJson } from './http.ts';
+import { sendLoginPage } from './login-page.ts';
+import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts';
+import { UsersFile, verifyUser } from './users.ts';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Who signed in. */
+    username?: string;
+    /** When (ms since the epoch): a session lives at most `maxAgeMs` from here, however used. */
+    signedInAt?: number;
+  }
+}
+
+export const SESSION_COOKIE = 'pkgcat.sid';
+export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+export const BODY_LIMIT = '16kb';
+
+export const AUTH_REQUIRED_MESSAGE =
+  'Sign in at /auth/login and replay the session cookie; sha-pinned bundles need a signed-in session.';
+export const NO_USERS_MESSAGE =
+  'No users are configured on this gateway; an operator adds one with `pkgcat user add <name> --users <file>` and serves with `--users <file>`.';
+export const INVALID_CREDENTIALS_MESSAGE = 'Unknown username or wrong password.';
+
+export type { LoginRateLimitOptions } from './rate-limit.ts';
+
+export interface AuthOptions {
+  /** The users file (`--users`, PKGCAT_USERS); null when none is configured: nobody can sign in. */
+  readonly usersFile: string | null;
+  /** Where sessions live (see `createSessionStore`). */
+  readonly store: session.Store;
+  /** Signs the cookie; several (newest first) to rotate without signing everyone out. */
+  readonly secret: string | readonly string[];
+  /** `'auto'` (default): Secure when the request came over TLS, as `trust proxy` tells. */
+  readonly secureCookies?: 'auto' | boolean;
+  /** Session lifetime, absolute from sign-in (ms). Default 7 days. */
+  readonly maxAgeMs?: number;
+  readonly loginRateLimit?: LoginRateLimitOptions;
+}
+
+export interface Auth {
+  readonly sessionMiddleware: RequestHandler;
+  readonly router: Router;
+  readonly requireSession: RequestHandler;
+}
+
+function log(message: string, error: unknown): void {
+  console.error(`pkgcat: ${message}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Maps body-parser failures (and anything unexpected) to the JSON errors of the sign-in contract. */
+const routeErrors: ErrorRequestHandler = (error, _req, res, next) => {
+  if (res.headersSent) return next(error);
+  const type = (error as { type?: unknown }).type;
+  const status = (error as { status?: unknown }).status;
+  if (type === 'entity.too.large' || type === 'parameters.too.many') {
+    return sendError(res, 413, 'payload_too_large', `The request body is larger than ${BODY_LIMIT}.`);
+  }
+  if (type === 'entity.parse.failed') return sendError(res, 400, 'bad_request', 'The request body is not valid JSON.');
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return sendError(res, 415, 'unsupported_media_type', 'Send the body as UTF-8 JSON or an HTML form, uncompressed.');
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return sendError(res, 400, 'bad_request', 'The request body could not be read.');
+  }
+  log('sign-in request failed', error);
+  sendError(res, 500, 'internal_error', 'The sign-in could not be completed; see the gateway log.');
+};
+
+/** Browsers mark cross-site requests; a sign-in or sign-out from another site is refused. */
+const sameSiteOnly: RequestHandler = (req, res, next) => {
+  if (req.get('sec-fetch-site') === 'cross-site') {
+    return sendError(res, 403, 'cross_site_request', 'Sign-in and sign-out are not accepted from another site.');
+  }
+  next();
+};
+
+const requireCredentialBody: RequestHandler = (req, res, next) => {
+  if (!req.is('application/json') && !isFormPost(req)) {
+    return sendError(res, 415, 'unsupported_media_type', 'Send {"username", "password"} as application/json, or as an HTML form.');
+  }
+  const body = req.body as { username?: unknown; password?: unknown } | undefined;
+  if (typeof body !== 'object' || body === null || typeof body.username !== 'string' || typeof body.password !== 'string') {
+    return sendError(res, 400, 'bad_request', 'The body needs a string "username" and a string "password".');
+  }
+  next();
+};
+
+function methodNotAllowed(allow: string): RequestHandler {
+  return (_req, res) => sendError(res, 405, 'method_not_allowed', `Use ${allow}.`, { Allow: allow });
+}
+
+function promisify(run: (done: (error?: unknown) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => run((error) => (error ? reject(error) : resolve())));
+}
+
+export function createAuth(options: AuthOptions): Auth {
+  const users = options.usersFile === null ? null : new UsersFile(options.usersFile);
+  const maxAgeMs = options.maxAgeMs ?? SESSION_MAX_AGE_MS;
+  const secure = options.secureCookies ?? 'auto';
+  const secrets = typeof options.secret === 'string' ? [options.secret] : [...options.secret];
+  if (secrets.length === 0 || secrets.some((secret) => typeof secret !== 'string' || secret.length === 0)) {
+    throw new Error('createAuth: a non-empty session secret is required');
+  }
+
+  const expressSession = session({
+    name: SESSION_COOKIE,
+    secret: secrets,
+    store: options.store,
+    resave: false,
+    saveUninitialized: false,
+    rolling: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure, maxAge: maxAgeMs, path: '/' },
+  });
+
+  /** express-session, with a store failure answered 503 instead of reaching the app's 500 path. */
+  const sessionMiddleware: RequestHandler = (req, res, next) => {
+    expressSession(req, res, (error?: unknown) => {
+      if (error === undefined || error === null || error === 'route' || error === 'router') return next(error);
+      log('session store', error);
+      // express-session reports a failed save or touch after the response is written: only log it.
+      if (res.headersSent) return;
+      sendError(res, 503, 'session_store_unavailable', 'The session store is not reachable; try again shortly.', { 'Retry-After': '5' });
+    });
+  };
+
+  let warnedInsecure = false;
+  const cookieSecure = (req: Request): boolean => (secure === 'auto' ? req.secure : secure);
+
+  const signIn = async (req: Request, res: Response): Promise<void> => {
+    const { username, password, next } = req.body as { username: string; password: string; next?: unknown };
+    const loaded = users === null ? null : await users.get();
+    if (loaded === null || loaded.users.size === 0) return sendError(res, 401, 'invalid_credentials', NO_USERS_MESSAGE);
+    if (!(await verifyUser(loaded, username, password))) return sendError(res, 401, 'invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+    if (!req.session) throw new Error('createAuth: mount sessionMiddleware before the auth router');
+    if (secure === true && !req.secure && !warnedInsecure) {
+      warnedInsecure = true;
+      console.error('pkgcat: secure cookies are required but this sign-in came over plain HTTP; the browser gets no cookie (set trust proxy behind a TLS proxy)');
+    }
+    // A fresh session id at every sign-in: a session id planted before sign-in is worth nothing.
+    await promisify((done) => req.session.regenerate(done));
+    req.session.username = username;
+    req.session.signedInAt = Date.now();
+    await promisify((done) => req.session.save(done));
+    if (isFormPost(req)) return seeOther(res, safeNext(next));
+    sendJson(res, 200, { ok: true, username });
+  };
+
+  const signOut = async (req: Request, res: Response): Promise<void> => {
+    if (req.session) await promisify((done) => req.session.destroy(done));
+    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookieSecure(req) });
+    if (isFormPost(req)) return seeOther(res, '/');
+    noContent(res);
+  };
+
+  const asyncRoute = (handler: (req: Request, res: Response) => Promise<void>): RequestHandler => {
+    return (req: Request, res: Response, next: NextFunction) => {
+      handler(req, res).catch(next);
+    };
+  };
+
+  const router = express.Router();
+  router.get('/login', async (req, res) => {
+    const username = req.session?.username;
+    const loaded = users === null ? null : await users.get().catch((error: unknown) => (log('users file', error), null));
+    sendLoginPage(res, {
+      base: req.baseUrl,
+      next: safeNext(req.query.next),
+      username: typeof username === 'string' ? username : undefined,
+      usersConfigured: loaded !== null && loaded.users.size > 0,
+    });
+  });
+  router.post(
+    '/login',
+    sameSiteOnly,
+    express.json({ limit: BODY_LIMIT, type: 'application/json', strict: true }),
+    express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 20 }),
+    requireCredentialBody,
+    ...createLoginLimiters(options.loginRateLimit),
+    asyncRoute(signIn),
+  );
+  router.all('/login', methodNotAllowed('GET, HEAD, POST'));
+  router.post(
+    '/logout',
+    sameSiteOnly,
+    express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 20 }),
+    asyncRoute(signOut),
+  );
+  router.all('/logout', methodNotAllowed('POST'));
+  router.use(routeErrors);
+
+  const requireSession: RequestHandler = (req, res, next) => {
+    const check = async (): Promise<boolean> => {
+      const current = req.session;
+      const username = current?.username;
+      if (typeof username !== 'string') return false;
+      const signedInAt = current.signedInAt;
+      const live = typeof signedInAt === 'number' && Date.now() - signedInAt < maxAgeMs;
+      // A removed user is signed out at once, on every gateway reading the same users file.
+      const known = live && users !== null && (await users.get()).users.has(username);
+      if (!known) await promisify((done) => current.destroy(done)).catch((error) => log('session store', error));
+      return known;
+    };
+    check().then(
+      (ok) => (ok ? next() : sendError(res, 401, 'auth_required', AUTH_REQUIRED_MESSAGE)),
+      (error) => {
+        log('session check', error);
+        sendError(res, 500, 'internal_error', 'The session could not be checked; see the gateway log.');
+      },
+    );
+  };
+
+  return { sessionMiddleware, router, requireSession };
+}
+
+export { createSessionStore, SqliteSessionStore, type PkgcatSessionStore, type SessionStoreOptions } from './session-store.ts';
+export { loadOrCreateSecret } from './secret.ts';
+export { addUser, loadUsers, verifyUser, UsersFile, UsersFileError } from './users.ts';

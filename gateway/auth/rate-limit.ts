@@ -1,0 +1,61 @@
+/**
+ * Failed sign-ins are limited with express-rate-limit: per client address and username (so one
+ * account cannot be guessed at), and, more generously, per address alone (so spraying many
+ * usernames from one place stops too). Successful sign-ins do not count.
+ *
+ * The counters live in memory, per gateway process.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, rateLimit, type RateLimitInfo } from 'express-rate-limit';
+import { sendError } from './http.ts';
+
+export interface LoginRateLimitOptions {
+  /** The window failures are counted in (ms). Default 15 minutes. */
+  readonly windowMs?: number;
+  /** Failures allowed per address and username within the window. Default 10. */
+  readonly limit?: number;
+  /** Failures allowed per address, whatever the username. Default 100. */
+  readonly perIpLimit?: number;
+}
+
+function clientKey(req: Request): string {
+  return ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+}
+
+function usernameOf(req: Request): string {
+  const username = (req.body as { username?: unknown } | undefined)?.username;
+  return typeof username === 'string' ? username.slice(0, 64) : '';
+}
+
+function limiter(property: string, windowMs: number, limit: number, key: (req: Request) => string): RequestHandler {
+  return rateLimit({
+    windowMs,
+    limit,
+    requestPropertyName: property,
+    skipSuccessfulRequests: true,
+    standardHeaders: false,
+    legacyHeaders: false,
+    keyGenerator: (req) => key(req),
+    handler: (req: Request, res: Response) => {
+      const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[property];
+      const reset = info?.resetTime?.getTime();
+      const seconds = Math.max(1, Math.ceil(((reset ?? Date.now() + windowMs) - Date.now()) / 1000));
+      sendError(
+        res,
+        429,
+        'too_many_attempts',
+        `Too many failed sign-in attempts; try again in ${seconds} seconds.`,
+        { 'Retry-After': String(seconds) },
+      );
+    },
+  });
+}
+
+/** The limiters to run, in order, after the body is parsed and before the password is checked. */
+export function createLoginLimiters(options: LoginRateLimitOptions = {}): RequestHandler[] {
+  const windowMs = options.windowMs ?? 15 * 60 * 1000;
+  return [
+    limiter('pkgcatLoginUser', windowMs, options.limit ?? 10, (req) => `${clientKey(req)}|${usernameOf(req)}`),
+    limiter('pkgcatLoginIp', windowMs, options.perIpLimit ?? 100, clientKey),
+  ];
+}

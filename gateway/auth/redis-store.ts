@@ -1,0 +1,98 @@
+/**
+ * Sessions in Redis, shared by every gateway pointed at the same server: connect-redis's
+ * RedisStore with a `redis` (node-redis) client.
+ */
+import { RedisStore } from 'connect-redis';
+import { createClient } from 'redis';
+import type { PkgcatSessionStore } from './session-store.ts';
+
+export const REDIS_PREFIX = 'pkgcat:sess:';
+
+export interface RedisSessionStoreOptions {
+  readonly url: string;
+  readonly prefix?: string;
+  /** How long the first connection may take before startup fails (ms). Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** How long one command may take before the request fails instead of hanging (ms). Default 5 s. */
+  readonly commandTimeoutMs?: number;
+}
+
+/** The URL with any password replaced, fit for messages and logs. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparsable Redis URL>';
+  }
+}
+
+class PkgcatRedisStore extends RedisStore implements PkgcatSessionStore {
+  readonly kind = 'redis' as const;
+  #close: () => Promise<void>;
+
+  constructor(options: ConstructorParameters<typeof RedisStore>[0], close: () => Promise<void>) {
+    super(options);
+    this.#close = close;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+}
+
+/** Connects to Redis and returns a session store on it; rejects with a clear error if it cannot. */
+export async function createRedisSessionStore(options: RedisSessionStoreOptions): Promise<PkgcatSessionStore> {
+  const shown = redactRedisUrl(options.url);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  let lastLogged = 0;
+  const client = createClient({
+    url: options.url,
+    // While Redis is away, fail session look-ups at once (the gateway answers 503) instead of
+    // queueing them; reconnect with a capped back-off.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: options.commandTimeoutMs ?? 5_000 },
+    socket: {
+      connectTimeout: Math.min(connectTimeoutMs, 5_000),
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000),
+    },
+  });
+  client.on('error', (error: Error) => {
+    // node-redis emits an error per failed reconnect; log at most one every 30 s.
+    const now = Date.now();
+    if (now - lastLogged < 30_000) return;
+    lastLogged = now;
+    console.error(`pkgcat: session store Redis ${shown}: ${error.message}`);
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+      }),
+    ]);
+  } catch (error) {
+    client.destroy();
+    throw new Error(`cannot connect to the session Redis at ${shown} (PKGCAT_REDIS_URL): ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const close = async (): Promise<void> => {
+    if (!client.isOpen) return;
+    if (!client.isReady) {
+      // Reconnecting: there is nothing to flush, and close() would wait for Redis to come back.
+      client.destroy();
+      return;
+    }
+    try {
+      await client.close();
+    } catch {
+      client.destroy();
+    }
+  };
+  return new PkgcatRedisStore({ client, prefix: options.prefix ?? REDIS_PREFIX }, close);
+}

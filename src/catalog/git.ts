@@ -1,0 +1,298 @@
+/**
+ * The catalog reader: the only code in pkgcat that talks to git. It uses the git CLI, because
+ * on real history one `git log --first-parent --raw` stream plus one long-running
+ * `git cat-file --batch` process is orders of magnitude faster than a JavaScript git.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import type { CommitInfo } from '../compose/types.ts';
+
+export type RepoErrorCode = 'git-missing' | 'not-a-repository' | 'no-main' | 'no-commits' | 'git-failed';
+
+/** An unusable catalog repository; `message` is the one-line reason the CLI prints. */
+export class CatalogRepoError extends Error {
+  readonly code: RepoErrorCode;
+  constructor(code: RepoErrorCode, message: string) {
+    super(message);
+    this.name = 'CatalogRepoError';
+    this.code = code;
+  }
+}
+
+/** One path changed by a commit, against its first parent. Blob ids are null where absent. */
+export interface PathChange {
+  path: string;
+  oldBlob: string | null;
+  newBlob: string | null;
+}
+
+export interface LoggedCommit {
+  sha: string;
+  /** First parent, or null for a root commit. */
+  parent: string | null;
+  pushedAt: string;
+  changes: PathChange[];
+}
+
+export interface DiffStat {
+  filesChanged: number;
+  linesAdded: number;
+  linesRemoved: number;
+}
+
+const ZERO_SHA = /^0+$/;
+/** The empty tree: the "nothing" a first version is compared with. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const BRANCH = 'refs/heads/main';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Committer time (unix seconds) as ISO-8601 UTC without fractional seconds. */
+export function isoFromUnix(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** First line of a raw commit message; null when empty or not valid UTF-8. */
+export function firstLine(message: Buffer): string | null {
+  let text: string;
+  try {
+    text = utf8.decode(message);
+  } catch {
+    return null;
+  }
+  const line = text.replace(/^\s+/, '').split('\n', 1)[0].replace(/\s+$/, '');
+  return line === '' ? null : line;
+}
+
+/** Splits a raw commit object into its message bytes (after the first blank line). */
+function messageOf(commitObject: Buffer): Buffer {
+  const end = commitObject.indexOf('\n\n');
+  return end < 0 ? Buffer.alloc(0) : commitObject.subarray(end + 2);
+}
+
+interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+function run(repo: string, args: string[]): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new CatalogRepoError('git-missing', 'git is not installed or not on PATH; pkgcat reads catalogs with the git CLI')
+          : error,
+      ),
+    );
+    child.on('close', (code) =>
+      resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8').trim() }),
+    );
+  });
+}
+
+async function runOk(repo: string, args: string[]): Promise<Buffer> {
+  const result = await run(repo, args);
+  if (result.code !== 0) throw new CatalogRepoError('git-failed', `git ${args[0]} failed in ${repo}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** A long-running `git cat-file --batch` process: reads any number of objects over one pipe. */
+class ObjectReader {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private buffer: Buffer = Buffer.alloc(0);
+  private readonly waiting: { resolve: (value: Buffer | null) => void; reject: (error: Error) => void }[] = [];
+  private failure: Error | null = null;
+
+  constructor(repo: string) {
+    this.child = spawn('git', ['-C', repo, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.drain();
+    });
+    const fail = (error: Error) => {
+      this.failure = error;
+      for (const waiter of this.waiting.splice(0)) waiter.reject(error);
+    };
+    this.child.on('error', fail);
+    this.child.on('close', () => fail(new CatalogRepoError('git-failed', 'git cat-file exited early')));
+  }
+
+  private drain(): void {
+    while (this.waiting.length > 0) {
+      const headerEnd = this.buffer.indexOf(10);
+      if (headerEnd < 0) return;
+      const header = this.buffer.subarray(0, headerEnd).toString('utf8');
+      if (header.endsWith(' missing')) {
+        this.buffer = this.buffer.subarray(headerEnd + 1);
+        this.waiting.shift()!.resolve(null);
+        continue;
+      }
+      const size = Number(header.split(' ')[2]);
+      if (this.buffer.length < headerEnd + 1 + size + 1) return;
+      const body = Buffer.from(this.buffer.subarray(headerEnd + 1, headerEnd + 1 + size));
+      this.buffer = this.buffer.subarray(headerEnd + 1 + size + 1);
+      this.waiting.shift()!.resolve(body);
+    }
+  }
+
+  read(id: string): Promise<Buffer | null> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.child.stdin.write(`${id}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.removeAllListeners('close');
+    this.child.on('close', () => {});
+    this.child.stdin.end();
+  }
+}
+
+/**
+ * Parses `git log -z --raw --format=%x01%H %P %ct` output. Tokens are NUL-separated: a header
+ * token starts with \x01; a raw entry is a `:meta` token followed by a path token.
+ */
+export function parseRawLog(output: Buffer): LoggedCommit[] {
+  const commits: LoggedCommit[] = [];
+  const text = output.toString('latin1'); // byte-preserving; paths are re-decoded below
+  let position = 0;
+  let pendingMeta: string | null = null;
+  while (position < text.length) {
+    let end = text.indexOf('\0', position);
+    if (end < 0) end = text.length;
+    const token = text.slice(position, end).replace(/^\n/, '');
+    position = end + 1;
+    if (pendingMeta !== null) {
+      const [, , oldId, newId] = pendingMeta.slice(1).split(' ');
+      commits[commits.length - 1].changes.push({
+        path: Buffer.from(token, 'latin1').toString('utf8'),
+        oldBlob: ZERO_SHA.test(oldId) ? null : oldId,
+        newBlob: ZERO_SHA.test(newId) ? null : newId,
+      });
+      pendingMeta = null;
+    } else if (token.startsWith('\x01')) {
+      const [sha, parents, time] = token.slice(1).split(' ');
+      const firstParent = parents.split(' ')[0];
+      commits.push({ sha, parent: firstParent || null, pushedAt: isoFromUnix(Number(time)), changes: [] });
+    } else if (token.startsWith(':')) {
+      pendingMeta = token;
+    }
+  }
+  return commits;
+}
+
+/** The stats entry of the deepest listed directory that contains `path`. */
+function statOfDirectory(stats: Map<string, DiffStat>, path: string): DiffStat | undefined {
+  for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+    const stat = stats.get(path.slice(0, slash));
+    if (stat) return stat;
+  }
+  return undefined;
+}
+
+/** An opened catalog repository. Call close() when done (it ends the cat-file process). */
+export class CatalogRepo {
+  readonly path: string;
+  private objects: ObjectReader | null = null;
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  /** Opens a repository, failing with a CatalogRepoError that says what is wrong. */
+  static async open(path: string): Promise<CatalogRepo> {
+    try {
+      await stat(path);
+    } catch {
+      throw new CatalogRepoError('not-a-repository', `${path} does not exist`);
+    }
+    const inside = await run(path, ['rev-parse', '--git-dir']);
+    if (inside.code !== 0) throw new CatalogRepoError('not-a-repository', `${path} is not a git repository`);
+    const repo = new CatalogRepo(path);
+    const head = await run(path, ['rev-parse', '--verify', '--quiet', `${BRANCH}^{commit}`]);
+    if (head.code !== 0) {
+      const any = await run(path, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+      if (any.code !== 0) throw new CatalogRepoError('no-commits', `${path} has no commits; a catalog needs commits on its main branch`);
+      throw new CatalogRepoError('no-main', `${path} has no branch main; pkgcat reads only main (CATALOG-FORMAT.md)`);
+    }
+    return repo;
+  }
+
+  /** The sha main points at now. */
+  async mainSha(): Promise<string> {
+    return (await runOk(this.path, ['rev-parse', '--verify', `${BRANCH}^{commit}`])).toString('utf8').trim();
+  }
+
+  /** The first-parent chain of main, newest first (shas only). */
+  async chain(tip: string): Promise<string[]> {
+    const out = await runOk(this.path, ['rev-list', '--first-parent', tip]);
+    return out.toString('utf8').split('\n').filter(Boolean);
+  }
+
+  /**
+   * First-parent commits from `tip` back to (not including) `after`, oldest first, each with the
+   * paths it changed against its first parent. `after` must be on the chain (or null: from the root).
+   */
+  async log(tip: string, after: string | null): Promise<LoggedCommit[]> {
+    const range = after ? [`${after}..${tip}`] : [tip];
+    const out = await runOk(this.path, [
+      'log', '-z', '--first-parent', '--diff-merges=first-parent', '--raw', '--no-renames', '--no-abbrev',
+      '--format=%x01%H %P %ct', ...range,
+    ]);
+    return parseRawLog(out).reverse();
+  }
+
+  private reader(): ObjectReader {
+    this.objects ??= new ObjectReader(this.path);
+    return this.objects;
+  }
+
+  /** Reads one object's bytes (null when missing). */
+  readObject(id: string): Promise<Buffer | null> {
+    return this.reader().read(id);
+  }
+
+  /** Commit infos (with the first line of each message) for the given shas. */
+  async commitInfos(commits: readonly { sha: string; pushedAt: string }[]): Promise<CommitInfo[]> {
+    return Promise.all(
+      commits.map(async ({ sha, pushedAt }) => {
+        const object = await this.readObject(sha);
+        return { sha, pushedAt, message: object ? firstLine(messageOf(object)) : null };
+      }),
+    );
+  }
+
+  /**
+   * File and line diff stats of each directory between two commits (`from` null: the empty
+   * tree), as git's --numstat counts them; binary files count as changed with no lines.
+   */
+  async diffStats(from: string | null, to: string, dirs: readonly string[]): Promise<Map<string, DiffStat>> {
+    const stats = new Map<string, DiffStat>(dirs.map((dir) => [dir, { filesChanged: 0, linesAdded: 0, linesRemoved: 0 }]));
+    const out = await runOk(this.path, [
+      'diff', '--numstat', '-z', '--no-renames', from ?? EMPTY_TREE, to, '--', ...dirs.map((dir) => `${dir}/`),
+    ]);
+    for (const record of out.toString('utf8').split('\0')) {
+      const match = /^\n?(-|\d+)\t(-|\d+)\t(.+)$/s.exec(record);
+      if (!match) continue;
+      const stat = statOfDirectory(stats, match[3]);
+      if (!stat) continue;
+      stat.filesChanged += 1;
+      stat.linesAdded += match[1] === '-' ? 0 : Number(match[1]);
+      stat.linesRemoved += match[2] === '-' ? 0 : Number(match[2]);
+    }
+    return stats;
+  }
+
+  close(): void {
+    this.objects?.close();
+    this.objects = null;
+  }
+}

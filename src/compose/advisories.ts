@@ -1,0 +1,101 @@
+/** Advisory payloads: the full object, the slim card form, the bundle map and transitive rollups. */
+import { nameKey } from '../grammar.ts';
+import { fixedVersions } from './versions.ts';
+import { maxSeverity } from './severity.ts';
+import type { AdvisoryFacts, CatalogAnalysis } from './analysis.ts';
+import type { CatalogState, OsvRecord, Severity } from './types.ts';
+
+export interface SlimAdvisory {
+  id: string;
+  severity: Severity;
+  summary: string | null;
+}
+
+/** The full advisory object, as seen from one affected package. */
+export function composeAdvisory(osv: OsvRecord, facts: AdvisoryFacts, affectedPackage: string) {
+  return {
+    id: osv.id,
+    summary: osv.summary ?? null,
+    details: osv.details ?? null,
+    aliases: osv.aliases ?? [],
+    published: osv.published ?? null,
+    modified: osv.modified,
+    severity: facts.severity,
+    cvss: facts.cvss,
+    affectedPackage,
+    fixedIn: fixedVersions(osv, nameKey(affectedPackage)),
+    references: osv.references ?? [],
+  };
+}
+
+export type FullAdvisory = ReturnType<typeof composeAdvisory>;
+
+/** Full active direct advisories of a package, by id. */
+export function directAdvisories(state: CatalogState, analysis: CatalogAnalysis, key: string): FullAdvisory[] {
+  const name = state.packages.get(key)!.manifest.name;
+  return (analysis.activeIds.get(key) ?? []).map((id) => composeAdvisory(state.advisories.get(id)!, analysis.advisories.get(id)!, name));
+}
+
+export function slimAdvisories(state: CatalogState, analysis: CatalogAnalysis, key: string): SlimAdvisory[] {
+  return (analysis.activeIds.get(key) ?? []).map((id) => ({
+    id,
+    severity: analysis.advisories.get(id)!.severity,
+    summary: state.advisories.get(id)!.summary ?? null,
+  }));
+}
+
+/** The highest severity among slim advisories (null when there are none). */
+export function highestSeverity(advisories: readonly { severity: Severity }[]): Severity | null {
+  return maxSeverity(advisories.map((advisory) => advisory.severity));
+}
+
+/**
+ * The full bundle's advisory map: every advisory active at this state, once, as seen from the
+ * alphabetically first package it is active on (SPEC.md full bundle rule 2, DECISIONS.md 3).
+ */
+export function advisoryMap(state: CatalogState, analysis: CatalogAnalysis): Record<string, FullAdvisory> {
+  const map: Record<string, FullAdvisory> = {};
+  for (const id of [...analysis.advisories.keys()].sort()) {
+    const facts = analysis.advisories.get(id)!;
+    map[id] = composeAdvisory(state.advisories.get(id)!, facts, facts.activeOn[0]);
+  }
+  return map;
+}
+
+export interface TransitiveAdvisory {
+  advisoryId: string;
+  /** From the package to the culprit that carries the advisory, both included. */
+  culpritPath: string[];
+}
+
+/**
+ * The advisories a package reaches through its build and runtime dependencies (DECISIONS.md 2).
+ * Breadth-first search over sorted adjacency visits every node first along its shortest path,
+ * and among equally short paths along the one whose names compare first, element by element;
+ * so the first culprit met for an advisory gives the entry. The package's own direct advisories
+ * are left out: they are in its `advisories`. Cycles end at visited nodes.
+ */
+export function transitiveAdvisories(state: CatalogState, analysis: CatalogAnalysis, key: string): TransitiveAdvisory[] {
+  const own = new Set(analysis.activeIds.get(key) ?? []);
+  const found = new Map<string, string[]>();
+  const previous = new Map<string, string | null>([[key, null]]);
+  const queue = [key];
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head];
+    if (node !== key) {
+      for (const id of analysis.activeIds.get(node) ?? []) {
+        if (own.has(id) || found.has(id)) continue;
+        const path: string[] = [];
+        for (let step: string | null = node; step !== null; step = previous.get(step)!) path.push(state.packages.get(step)!.manifest.name);
+        found.set(id, path.reverse());
+      }
+    }
+    for (const next of analysis.edges.get(node) ?? []) {
+      if (!previous.has(next)) {
+        previous.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [...found.keys()].sort().map((advisoryId) => ({ advisoryId, culpritPath: found.get(advisoryId)! }));
+}

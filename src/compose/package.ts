@@ -1,0 +1,117 @@
+/** Per-package payloads: the record, its envelope, the listing card, deps and versions. */
+import { SCHEMA_VERSION, type RawJson } from '../serialize.ts';
+import { compareNames, nameKey } from '../grammar.ts';
+import { directAdvisories, highestSeverity, slimAdvisories } from './advisories.ts';
+import type { CatalogAnalysis } from './analysis.ts';
+import type { CatalogState, CommitInfo, Scorecard } from './types.ts';
+
+/** Where a package's other surfaces live, relative to the site root. */
+export function packageLinks(name: string) {
+  return {
+    self: `/api/pkgs/${name}.json`,
+    page: `/pkgs/${name}`,
+    markdown: `/pkgs/${name}.md`,
+    sbom: `/api/pkgs/${name}/sbom.json`,
+    badge: `/api/pkgs/${name}/badge.svg`,
+  };
+}
+
+/** The scorecard as published, plus its overall score on the badge's 0 to 100 scale (null when unknown). */
+export function composeScorecard(scorecard: Scorecard | null) {
+  if (!scorecard) return null;
+  return { ...scorecard, normalizedScore: scorecard.score < 0 ? null : Math.round(scorecard.score * 10) };
+}
+
+/** The composed package record: the `package` of the envelope and an item of the full bundle. */
+export function composeRecord(state: CatalogState, analysis: CatalogAnalysis, key: string) {
+  const { manifest, scorecard } = state.packages.get(key)!;
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    description: manifest.description,
+    license: manifest.license,
+    homepage: manifest.homepage ?? null,
+    repository: manifest.repository ?? null,
+    categories: manifest.categories,
+    stars: manifest.stars,
+    archive: manifest.archive,
+    dependencies: manifest.dependencies,
+    reverseDependencies: (analysis.dependents.get(key) ?? []).map((dependent) => state.packages.get(dependent)!.manifest.name),
+    advisories: directAdvisories(state, analysis, key),
+    scorecard: composeScorecard(scorecard),
+    links: packageLinks(manifest.name),
+  };
+}
+
+export type PackageRecord = ReturnType<typeof composeRecord>;
+
+/** `/api/pkgs/{name}.json`: the record at one commit. */
+export function composeEnvelope(commit: CommitInfo, record: PackageRecord | RawJson) {
+  return { schemaVersion: SCHEMA_VERSION, commitSha: commit.sha, pushedAt: commit.pushedAt, package: record };
+}
+
+/** The card of the listing bundle (and the search tool's listing tier). */
+export function composeCard(state: CatalogState, analysis: CatalogAnalysis, key: string) {
+  const { manifest } = state.packages.get(key)!;
+  const advisories = slimAdvisories(state, analysis, key);
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    description: manifest.description,
+    license: manifest.license,
+    categories: manifest.categories,
+    stars: manifest.stars,
+    advisories,
+    maxSeverity: highestSeverity(advisories),
+  };
+}
+
+export type PackageCard = ReturnType<typeof composeCard>;
+
+/** `.../{name}/deps.json`: direct dependencies enriched as of the commit (no sha inside: the URL pins it). */
+export function composeDeps(state: CatalogState, analysis: CatalogAnalysis, key: string) {
+  const { manifest } = state.packages.get(key)!;
+  const scopes = new Map<string, { name: string; scopes: string[] }>();
+  for (const scope of ['build', 'runtime'] as const) {
+    for (const dep of manifest.dependencies[scope]) {
+      const entry = scopes.get(nameKey(dep)) ?? { name: dep, scopes: [] };
+      entry.scopes.push(scope);
+      scopes.set(nameKey(dep), entry);
+    }
+  }
+  const dependencies = [...scopes.entries()]
+    .map(([depKey, { name, scopes: depScopes }]) => {
+      const dep = state.packages.get(depKey);
+      if (!dep) return { name, scopes: depScopes, missing: true, version: null, license: null, advisories: [], maxSeverity: null };
+      const advisories = slimAdvisories(state, analysis, depKey);
+      return {
+        name: dep.manifest.name,
+        scopes: depScopes,
+        missing: false,
+        version: dep.manifest.version,
+        license: dep.manifest.license,
+        advisories,
+        maxSeverity: highestSeverity(advisories),
+      };
+    })
+    .sort((a, b) => compareNames(a.name, b.name));
+  return { schemaVersion: SCHEMA_VERSION, name: manifest.name, dependencies };
+}
+
+/** `.../{name}/versions.json`: every version shipped up to the commit, newest first. */
+export function composeVersions(state: CatalogState, key: string, name: string) {
+  const events = state.history.get(key) ?? [];
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    name,
+    versions: [...events].reverse().map((event) => ({
+      version: event.version,
+      sha: event.sha,
+      pushedAt: event.pushedAt,
+      filesChanged: event.filesChanged,
+      linesAdded: event.linesAdded,
+      linesRemoved: event.linesRemoved,
+      dependencies: event.dependencies,
+    })),
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The one module for the package-name and commit-sha grammar (SPEC.md "Path parameter grammar",
+ * CATALOG-FORMAT.md manifest `name`). Every surface validates through these functions.
+ */
+
+/** A package name: first character alphanumeric, then alphanumerics, `.`, `_`, `-`. */
+export const PACKAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A canonical commit sha: 40 lowercase hex characters. */
+export const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/** A short sha prefix accepted on sha-pinned routes: 7 to 39 lowercase hex characters. */
+export const SHA_PREFIX = /^[0-9a-f]{7,39}$/;
+
+/** A sha argument of a tool: 7 to 40 hex characters. */
+export const TOOL_SHA = /^[0-9a-f]{7,40}$/;
+
+export function isPackageName(value: string): boolean {
+  return PACKAGE_NAME.test(value);
+}
+
+/** Names are case-insensitive everywhere; this is the key every map uses. */
+export function nameKey(name: string): string {
+  return name.toLowerCase();
+}
+
+export function isFullSha(value: string): boolean {
+  return FULL_SHA.test(value);
+}
+
+export function isShaPrefix(value: string): boolean {
+  return SHA_PREFIX.test(value);
+}
+
+/**
+ * Package names that would be shadowed by a fixed route under /api/pkgs/ (DECISIONS.md 4).
+ * The build reports such packages as diagnostics; the fixed route wins over the package.
+ */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['bundle', 'latest', 'openapi', 'recent-commits']);
+
+export function isReservedName(name: string): boolean {
+  return RESERVED_NAMES.has(nameKey(name));
+}
+
+/** Sorts names the way every listing does: by case-folded name, then by exact spelling. */
+export function compareNames(a: string, b: string): number {
+  const ka = nameKey(a);
+  const kb = nameKey(b);
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

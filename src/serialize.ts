@@ -1,0 +1,123 @@
+/**
+ * The one serializer. Every JSON body pkgcat emits (files, HTTP bodies, tool results, the
+ * payload inlined in HTML pages) comes from here, so the same data gives the same bytes.
+ *
+ * - Object keys are sorted (UTF-16 code-unit order) at every depth: the bytes depend only on
+ *   the data, never on the order in which it was assembled.
+ * - `<`, `>`, `&`, U+2028 and U+2029 are written as `\u` escapes, so a body can sit inside an
+ *   HTML `<script type="application/json">` unchanged.
+ * - `undefined` members are omitted, as JSON.stringify does; non-finite numbers become null.
+ *
+ * Whole-catalog bodies are too large to store once per commit, so a value may contain
+ * `StoredArray` placeholders: arrays whose items were serialized earlier and stored as
+ * comma-joined chunks. `serializeSegments` then yields literal text and chunk references;
+ * joining the chunks' bytes in order gives exactly what `serialize` gives for the whole value.
+ */
+
+/** The wire schema version carried by every JSON payload (SPEC.md "Versioning"). */
+export const SCHEMA_VERSION = 1;
+
+/** A segment of a stored body: literal text, or a reference to a stored object by its hash. */
+export type Segment = string | { readonly object: string };
+
+/** An array whose items are stored as chunks: each chunk holds serialized items joined by ",". */
+export class StoredArray {
+  readonly chunks: readonly string[];
+  constructor(chunks: readonly string[]) {
+    this.chunks = chunks;
+  }
+}
+
+/** A value serialized earlier by this module, embedded as is (e.g. a stored package record). */
+export class RawJson {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
+
+function escapeChar(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text).replace(HTML_UNSAFE, escapeChar);
+}
+
+function write(value: unknown, out: Segment[]): void {
+  if (value === null || value === undefined) {
+    out.push('null');
+  } else if (typeof value === 'string') {
+    out.push(quote(value));
+  } else if (typeof value === 'number') {
+    out.push(Number.isFinite(value) ? JSON.stringify(value) : 'null');
+  } else if (typeof value === 'boolean') {
+    out.push(value ? 'true' : 'false');
+  } else if (value instanceof RawJson) {
+    out.push(value.text);
+  } else if (value instanceof StoredArray) {
+    out.push('[');
+    value.chunks.forEach((hash, index) => {
+      if (index > 0) out.push(',');
+      out.push({ object: hash });
+    });
+    out.push(']');
+  } else if (Array.isArray(value)) {
+    out.push('[');
+    value.forEach((item, index) => {
+      if (index > 0) out.push(',');
+      write(item === undefined ? null : item, out);
+    });
+    out.push(']');
+  } else if (typeof value === 'object') {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+      write((value as { toJSON: () => unknown }).toJSON(), out);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((key) => record[key] !== undefined)
+      .sort();
+    out.push('{');
+    keys.forEach((key, index) => {
+      out.push(`${index > 0 ? ',' : ''}${quote(key)}:`);
+      write(record[key], out);
+    });
+    out.push('}');
+  } else {
+    throw new TypeError(`cannot serialize a ${typeof value}`);
+  }
+}
+
+/** Merges adjacent literal text so a stored recipe stays short. */
+function coalesce(segments: Segment[]): Segment[] {
+  const merged: Segment[] = [];
+  for (const segment of segments) {
+    const last = merged[merged.length - 1];
+    if (typeof segment === 'string' && typeof last === 'string') merged[merged.length - 1] = last + segment;
+    else merged.push(segment);
+  }
+  return merged;
+}
+
+/** Serializes a value that may contain StoredArray placeholders into literal text and chunk references. */
+export function serializeSegments(value: unknown): Segment[] {
+  const out: Segment[] = [];
+  write(value, out);
+  return coalesce(out);
+}
+
+/** Serializes a plain value (no StoredArray) to the canonical JSON text. */
+export function serialize(value: unknown): string {
+  const segments = serializeSegments(value);
+  if (segments.length === 1 && typeof segments[0] === 'string') return segments[0];
+  if (segments.length === 0) return '';
+  throw new TypeError('serialize() got a StoredArray; use serializeSegments()');
+}
+
+/** Serializes items the way a stored chunk holds them: each item serialized, joined by ",". */
+export function serializeChunk(items: readonly unknown[]): string {
+  return items.map((item) => serialize(item)).join(',');
+}

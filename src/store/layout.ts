@@ -1,0 +1,168 @@
+/**
+ * The build output directory, shared by the build (which writes it) and the gateway and tool
+ * server (which read it). Nothing here composes or writes: it names files and reads them.
+ *
+ *   <out>/objects/<2 hex>/<30 hex>      content-addressed bodies and chunks, write-once;
+ *                                        `.br` and `.gz` siblings beside large served bodies
+ *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
+ *   <out>/diffs/<sha>/<base>.json        diff bodies, write-once (built for each commit against
+ *                                        its parent; other pairs on first request)
+ *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
+ *   <out>/releases/<id>/public/          the anonymous surfaces, servable by any static host
+ *   <out>/current -> releases/<id>       swapped atomically (rename) when a build publishes
+ *   <out>/build/                         the build's private state (checkpoints, temp files)
+ */
+import { readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Segment } from '../serialize.ts';
+import type { CommitInfo, Diagnostic } from '../compose/types.ts';
+import type { DiffSide } from '../compose/diff.ts';
+
+/** Version of this on-disk layout; a build refuses an output directory of another version. */
+export const LAYOUT_VERSION = 1;
+
+/** A body stored as literal text and chunk references (see serializeSegments). */
+export interface StoredBody {
+  /** Weak ETag identifying the body's bytes. */
+  etag: string;
+  /** Length of the assembled body in bytes. */
+  length: number;
+  segments: Segment[];
+}
+
+/** Per-package entry of a commit's package index. Absent members mean "no such body at this sha". */
+export interface PackageIndexEntry {
+  /** Canonical spelling of the name at this commit (or when last present). */
+  name: string;
+  /** Object hash of the dependency rollup; present iff the package exists at this commit. */
+  deps?: string;
+  /** Object hash of the version history; present iff the package has shipped a version by this commit. */
+  versions?: string;
+}
+
+/** One chunk of a commit's package index: the object holds `{ [nameKey]: PackageIndexEntry }`. */
+export interface IndexChunkRef {
+  /** The smallest name key in the chunk; chunks are sorted, so a lookup reads one chunk. */
+  first: string;
+  object: string;
+}
+
+/** `states/<sha>.json`: everything the surfaces need to answer for one commit. */
+export interface StateRoot {
+  layout: number;
+  commit: CommitInfo;
+  parent: string | null;
+  /** The listing bundle `/api/pkgs/bundle/{sha}.json`. */
+  listing: StoredBody;
+  /** The full bundle `/api/pkgs/bundle/{sha}/full.json`. */
+  full: StoredBody;
+  /** Index of every package present at, or shipped before, this commit. */
+  packages: IndexChunkRef[];
+  /** Problems in the catalog data that this commit introduced. */
+  diagnostics: Diagnostic[];
+}
+
+/** `releases/<id>/release.json`. */
+export interface ReleaseInfo {
+  layout: number;
+  id: string;
+  /** The latest main-branch commit, or null for a catalog with no commits. */
+  tip: CommitInfo | null;
+  /** Number of commits on the first-parent chain. */
+  commitCount: number;
+}
+
+export const paths = {
+  objects: (out: string) => join(out, 'objects'),
+  object: (out: string, hash: string) => join(out, 'objects', hash.slice(0, 2), hash.slice(2)),
+  states: (out: string) => join(out, 'states'),
+  state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
+  diff: (out: string, sha: string, base: string) => join(out, 'diffs', sha, `${base}.json`),
+  releases: (out: string) => join(out, 'releases'),
+  release: (out: string, id: string) => join(out, 'releases', id),
+  current: (out: string) => join(out, 'current'),
+  buildPrivate: (out: string) => join(out, 'build'),
+  /** Inside a release directory. */
+  releaseInfo: (releaseDir: string) => join(releaseDir, 'release.json'),
+  /** CommitInfo[] newest first: the whole first-parent chain at the release's tip. */
+  chain: (releaseDir: string) => join(releaseDir, 'chain.json'),
+  /** `{ [nameKey]: canonical name }` of the packages present at the tip. */
+  names: (releaseDir: string) => join(releaseDir, 'names.json'),
+  /** Diagnostic[] of every commit on the chain, oldest first. */
+  diagnostics: (releaseDir: string) => join(releaseDir, 'diagnostics.json'),
+  public: (releaseDir: string) => join(releaseDir, 'public'),
+  /** Paths inside `public/`, as URL paths without the leading slash. */
+  publicFile: {
+    packageRecord: (name: string) => `api/pkgs/${name}.json`,
+    recentCommits: () => 'api/pkgs/recent-commits.json',
+  },
+} as const;
+
+/** The id of the published release, or null when nothing has been published yet. */
+export async function currentReleaseId(out: string): Promise<string | null> {
+  try {
+    const target = await readlink(paths.current(out));
+    return target.split(/[\\/]/).pop() ?? null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+export async function readJson<T>(file: string): Promise<T> {
+  return JSON.parse(await readFile(file, 'utf8')) as T;
+}
+
+export async function readStateRoot(out: string, sha: string): Promise<StateRoot | null> {
+  try {
+    return await readJson<StateRoot>(paths.state(out, sha));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+export function readObject(out: string, hash: string): Promise<Buffer> {
+  return readFile(paths.object(out, hash));
+}
+
+/** Assembles a stored body into its bytes (the gateway may stream segments instead). */
+export async function assembleBody(out: string, body: StoredBody): Promise<Buffer> {
+  const parts = await Promise.all(
+    body.segments.map((segment) =>
+      typeof segment === 'string' ? Buffer.from(segment, 'utf8') : readObject(out, segment.object),
+    ),
+  );
+  return Buffer.concat(parts);
+}
+
+/** Finds the chunk that would hold `key` (chunks are sorted by their first key). */
+export function findIndexChunk(chunks: readonly IndexChunkRef[], key: string): IndexChunkRef | null {
+  let low = 0;
+  let high = chunks.length - 1;
+  let found: IndexChunkRef | null = null;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (chunks[middle].first <= key) {
+      found = chunks[middle];
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
+}
+
+/** Looks a package up in a commit's index; null when the commit never knew the name. */
+export async function lookupPackage(out: string, root: StateRoot, key: string): Promise<PackageIndexEntry | null> {
+  const chunk = findIndexChunk(root.packages, key);
+  if (!chunk) return null;
+  const entries = JSON.parse((await readObject(out, chunk.object)).toString('utf8')) as Record<string, PackageIndexEntry>;
+  return Object.hasOwn(entries, key) ? entries[key] : null;
+}
+
+/** A commit's stored listing bundle, parsed: what a diff reads of a state. Null when not built. */
+export async function readListing(out: string, sha: string): Promise<DiffSide | null> {
+  const root = await readStateRoot(out, sha);
+  return root ? (JSON.parse((await assembleBody(out, root.listing)).toString('utf8')) as DiffSide) : null;
+}
