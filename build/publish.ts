@@ -10,6 +10,7 @@ import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits, COMMITS_LIMIT } from '../src/compose/commits.ts';
 import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
+import { validateRelease } from './validate.ts';
 
 /** Releases kept besides the current one, so requests that started on them can finish. */
 const KEEP_RELEASES = 3;
@@ -64,6 +65,7 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
   }
   await Promise.all(writes);
 
+  await validateRelease(out, staging);
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;

@@ -179,9 +179,12 @@ export function parseRawLog(output: Buffer): LoggedCommit[] {
       });
       pendingMeta = null;
     } else if (token.startsWith('\x01')) {
-      const [sha, parents, time] = token.slice(1).split(' ');
-      const firstParent = parents.split(' ')[0];
-      commits.push({ sha, parent: firstParent || null, pushedAt: isoFromUnix(Number(time)), changes: [] });
+      // `<sha> <parents...> <time>`: a merge has several parents, a root commit none.
+      const fields = token.slice(1).split(' ').filter(Boolean);
+      const sha = fields[0];
+      const time = fields[fields.length - 1];
+      const firstParent = fields.length > 2 ? fields[1] : null;
+      commits.push({ sha, parent: firstParent, pushedAt: isoFromUnix(Number(time)), changes: [] });
     } else if (token.startsWith(':')) {
       pendingMeta = token;
     }
@@ -295,4 +298,15 @@ export class CatalogRepo {
     this.objects?.close();
     this.objects = null;
   }
+}
+
+/** The sha main points at, or null when the repository or branch is not readable right now. */
+export async function readMainSha(repo: string): Promise<string | null> {
+  const result = await run(repo, ['rev-parse', '--verify', '--quiet', `${BRANCH}^{commit}`]).catch(() => null);
+  return result && result.code === 0 ? result.stdout.toString('utf8').trim() : null;
+}
+
+/** The repository's git directory (where refs change), absolute. */
+export async function gitDirectory(repo: string): Promise<string> {
+  return (await runOk(repo, ['rev-parse', '--absolute-git-dir'])).toString('utf8').trim();
 }

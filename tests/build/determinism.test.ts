@@ -1,0 +1,129 @@
+/**
+ * The bodies behind a sha never change: building from scratch, or one commit at a time, gives
+ * byte-identical output; the chunked assembly equals the bundle composed whole.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
+import { CatalogRepo } from '../../src/catalog/git.ts';
+import { CatalogModel } from '../../build/model.ts';
+import { analyze } from '../../src/compose/analysis.ts';
+import { composeFullBundle, composeListingBundle } from '../../src/compose/bundles.ts';
+import { serialize } from '../../src/serialize.ts';
+import { build, pinnedBodies, publicFiles, temporaryDirectory } from '../helpers/catalog.ts';
+import { STORY } from './story.ts';
+import { demoCommits } from '../../demo/make-demo-catalog.ts';
+
+/** Every file below a directory, relative path → bytes. */
+async function tree(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(join(entry.parentPath, entry.name).slice(dir.length + 1), await readFile(join(entry.parentPath, entry.name)));
+  }
+  return files;
+}
+
+let scratchOut: string;
+let stepOut: string;
+let shas: string[];
+let repo: string;
+
+beforeAll(async () => {
+  repo = `${await temporaryDirectory()}/scratch`;
+  shas = await createCatalogRepo(repo, STORY);
+  scratchOut = `${await temporaryDirectory()}/out`;
+  await build(repo, scratchOut);
+
+  // The same history, arriving one commit at a time, each followed by a build.
+  const stepRepo = `${await temporaryDirectory()}/steps`;
+  stepOut = `${await temporaryDirectory()}/out`;
+  const stepShas = await createCatalogRepo(stepRepo, STORY.slice(0, 1));
+  await build(stepRepo, stepOut);
+  for (const commit of STORY.slice(1)) {
+    stepShas.push(...(await appendCommits(stepRepo, [commit])));
+    await build(stepRepo, stepOut);
+  }
+  expect(stepShas).toEqual(shas);
+});
+
+describe('deterministic builds', () => {
+  it.each(['states', 'objects', 'diffs'])('%s/ is byte-identical built from scratch and incrementally', async (dir) => {
+    const scratch = await tree(join(scratchOut, dir));
+    const steps = await tree(join(stepOut, dir));
+    expect([...steps.keys()].sort()).toEqual([...scratch.keys()].sort());
+    for (const [file, bytes] of scratch) expect(steps.get(file)?.equals(bytes), file).toBe(true);
+  });
+
+  it('publishes byte-identical floats-latest files', async () => {
+    expect(await publicFiles(stepOut)).toEqual(await publicFiles(scratchOut));
+  });
+
+  it('gives the same bytes for every sha-pinned body of every commit', async () => {
+    for (const sha of shas) expect(await pinnedBodies(stepOut, sha)).toEqual(await pinnedBodies(scratchOut, sha));
+  });
+});
+
+describe('chunked bundles equal the bundles composed whole', () => {
+  it('assembles, for every commit, exactly serialize(composeListingBundle) and serialize(composeFullBundle)', async () => {
+    const catalog = await CatalogRepo.open(repo);
+    try {
+      const model = new CatalogModel();
+      const logged = await catalog.log(shas.at(-1)!, null);
+      const infos = await catalog.commitInfos(logged);
+      for (const [index, commit] of logged.entries()) {
+        await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
+        const state = model.state();
+        const analysis = analyze(state);
+        const bodies = await pinnedBodies(scratchOut, commit.sha);
+        expect(bodies.get('listing')).toBe(serialize(composeListingBundle(state, analysis)));
+        expect(bodies.get('full')).toBe(serialize(composeFullBundle(state, analysis)));
+      }
+    } finally {
+      catalog.close();
+    }
+  });
+});
+
+describe('the demo history (42 commits) built one commit at a time', () => {
+  it('matches the scratch build byte for byte, and each bundle matches its whole composition', async () => {
+    const commits = demoCommits();
+    const scratch = `${await temporaryDirectory()}/demo`;
+    const demoShas = await createCatalogRepo(scratch, commits);
+    const scratchDemoOut = `${await temporaryDirectory()}/out`;
+    await build(scratch, scratchDemoOut);
+
+    const steps = `${await temporaryDirectory()}/demo-steps`;
+    const stepsOut = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(steps, commits.slice(0, 1));
+    await build(steps, stepsOut);
+    for (const commit of commits.slice(1)) {
+      await appendCommits(steps, [commit]);
+      await build(steps, stepsOut);
+    }
+    for (const dir of ['states', 'objects', 'diffs']) {
+      const a = await tree(join(scratchDemoOut, dir));
+      const b = await tree(join(stepsOut, dir));
+      expect([...b.keys()].sort(), dir).toEqual([...a.keys()].sort());
+      for (const [file, bytes] of a) expect(b.get(file)?.equals(bytes), `${dir}/${file}`).toBe(true);
+    }
+    expect(await publicFiles(stepsOut)).toEqual(await publicFiles(scratchDemoOut));
+
+    const catalog = await CatalogRepo.open(scratch);
+    try {
+      const model = new CatalogModel();
+      const logged = await catalog.log(demoShas.at(-1)!, null);
+      const infos = await catalog.commitInfos(logged);
+      for (const [index, commit] of logged.entries()) {
+        await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
+        const state = model.state();
+        const analysis = analyze(state);
+        const bodies = await pinnedBodies(stepsOut, commit.sha);
+        expect(bodies.get('full'), `full bundle of commit ${index}`).toBe(serialize(composeFullBundle(state, analysis)));
+        expect(bodies.get('listing'), `listing of commit ${index}`).toBe(serialize(composeListingBundle(state, analysis)));
+      }
+    } finally {
+      catalog.close();
+    }
+  });
+});

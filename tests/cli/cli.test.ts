@@ -1,0 +1,109 @@
+/** The `pkgcat` command as a user runs it (CLI.md): exit codes, one-line reasons, help. */
+import { spawn } from 'node:child_process';
+import { stat, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createCatalogRepo, git } from '../../demo/catalog-writer.ts';
+import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
+
+const PKGCAT = fileURLToPath(new URL('../../bin/pkgcat.js', import.meta.url));
+
+function pkgcat(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [PKGCAT, ...args], { env: options.env ?? process.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdin.end(options.input ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('pkgcat build on unusable input: exit 1 and one line saying why', () => {
+  it.each([
+    ['no such path', async (dir: string) => `${dir}/nope`, /^pkgcat: .*\/nope does not exist\n$/],
+    ['not a repository', async (dir: string) => dir, /^pkgcat: .* is not a git repository\n$/],
+    ['no commits', async (dir: string) => { await git(dir, ['init', '-q', '-b', 'main']); return dir; }, /^pkgcat: .* has no commits; a catalog needs commits on its main branch\n$/],
+    ['no main', async (dir: string) => {
+      await createCatalogRepo(dir, [{ message: 'x', time: hoursLater(0) }]);
+      await git(dir, ['branch', '-m', 'main', 'trunk']);
+      return dir;
+    }, /^pkgcat: .* has no branch main; pkgcat reads only main \(CATALOG-FORMAT.md\)\n$/],
+  ])('%s', async (_case, prepare, message) => {
+    const repo = await prepare(await temporaryDirectory());
+    const out = `${await temporaryDirectory()}/out`;
+    const result = await pkgcat(['build', '--repo', repo, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    await expect(stat(`${out}/current`)).rejects.toThrow();
+  });
+
+  it('says so when git is not installed', async () => {
+    const repo = await temporaryDirectory();
+    const result = await pkgcat(['build', '--repo', repo, '--out', `${repo}/out`], { env: { ...process.env, PATH: '/nonexistent' } });
+    expect(result).toMatchObject({ code: 1, stderr: 'pkgcat: git is not installed or not on PATH; pkgcat reads catalogs with the git CLI\n' });
+  });
+
+  it('keeps what was built when a later run fails', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    expect((await pkgcat(['build', '--repo', repo, '--out', out, '--quiet'])).code).toBe(0);
+    const before = await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8');
+    await git(repo, ['branch', '-m', 'main', 'trunk']);
+    expect((await pkgcat(['build', '--repo', repo, '--out', out])).code).toBe(1);
+    expect(await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8')).toBe(before);
+  });
+});
+
+describe('pkgcat build', () => {
+  it('builds, reports what it did, and does nothing the second time', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(repo, [
+      { message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } },
+      { message: 'broken', time: hoursLater(1), files: { 'packages/bad/manifest.json': 'not json' } },
+    ]);
+    const first = await pkgcat(['build', '--repo', repo, '--out', out]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^diagnostic error: commit [0-9a-f]{12} packages\/bad\/manifest.json: manifest is not valid JSON/m);
+    expect(first.stderr).toMatch(/pkgcat: built 2 new of 2 commits in [\d.]+ s; published [0-9a-f]{12}, 1 diagnostics/);
+    const second = await pkgcat(['build'], { env: { ...process.env, PKGCAT_REPO: repo, PKGCAT_OUT: out } });
+    expect(second).toMatchObject({ code: 0, stderr: expect.stringMatching(/is already built and published \(2 commits\); nothing to do/) });
+  });
+});
+
+describe('usage', () => {
+  it('documents every flag with its environment variable', async () => {
+    const { code, stdout } = await pkgcat(['--help']);
+    expect(code).toBe(0);
+    for (const [flag, variable] of [['--repo', 'PKGCAT_REPO'], ['--out', 'PKGCAT_OUT'], ['--users', 'PKGCAT_USERS'], ['--port', 'PORT'], ['--host', 'HOST'], ['--redis-url', 'PKGCAT_REDIS_URL'], ['--site-url', 'PKGCAT_SITE_URL']]) {
+      expect(stdout).toMatch(new RegExp(`${flag} .*${variable}`));
+    }
+    expect(stdout).toContain('PKGCAT_SESSION_SECRET');
+  });
+
+  it.each([
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['build', '--out', 'x'], /--repo is required \(or set PKGCAT_REPO\)/],
+    [['build', '--nope'], /Unknown option '--nope'/],
+    [['user', 'add'], /usage: pkgcat user add <username> --users <file>/],
+  ])('%j exits 2 with a reason', async (args, message) => {
+    const env = { ...process.env };
+    delete env.PKGCAT_REPO;
+    const result = await pkgcat(args, { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('adds a user from standard input into an owner-only file', async () => {
+    const users = `${await temporaryDirectory()}/users.json`;
+    const result = await pkgcat(['user', 'add', 'alice', '--users', users], { input: 'correct horse battery staple\n' });
+    expect(result).toMatchObject({ code: 0 });
+    expect((await stat(users)).mode & 0o777).toBe(0o600);
+    const content = await readFile(users, 'utf8');
+    expect(content).toContain('"alice"');
+    expect(content).not.toContain('correct horse');
+  });
+});

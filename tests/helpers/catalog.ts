@@ -1,0 +1,119 @@
+/**
+ * Fixture catalogs on disk: temporary git repositories written with the demo's catalog writer,
+ * built with the real build, and read back through the layout the surfaces use.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { buildCatalog, type BuildResult } from '../../build/build.ts';
+import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
+import { createHash } from 'node:crypto';
+
+const cleanup: string[] = [];
+afterAll(async () => {
+  await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A temporary directory removed after the test file. */
+export async function temporaryDirectory(prefix = 'pkgcat-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  cleanup.push(dir);
+  return dir;
+}
+
+/** A valid manifest (CATALOG-FORMAT.md), with overrides. */
+export function manifest(name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const version = (overrides.version as string | undefined) ?? '1.0.0';
+  return {
+    name,
+    version,
+    description: `${name}, a fixture package.`,
+    license: 'MIT',
+    homepage: `https://example.org/${name}`,
+    archive: { url: `https://example.org/${name}-${version}.tar.gz`, sha256: createHash('sha256').update(`${name}@${version}`).digest('hex') },
+    ...overrides,
+  };
+}
+
+/** An OSV advisory naming one package. */
+export function advisory(
+  id: string,
+  options: { package: string; introduced?: string; fixed?: string; severity?: string; withdrawn?: string; modified?: string },
+): Record<string, unknown> {
+  const events: Record<string, string>[] = [{ introduced: options.introduced ?? '0' }];
+  if (options.fixed) events.push({ fixed: options.fixed });
+  return {
+    id,
+    modified: options.modified ?? '2026-01-01T00:00:00Z',
+    published: '2026-01-01T00:00:00Z',
+    summary: `${id} in ${options.package}`,
+    affected: [{ package: { name: options.package, ecosystem: 'fixture' }, ranges: [{ type: 'ECOSYSTEM', events }] }],
+    ...(options.severity ? { database_specific: { severity: options.severity } } : {}),
+    ...(options.withdrawn ? { withdrawn: options.withdrawn } : {}),
+  };
+}
+
+/** A commit time `n` hours after a fixed start, so fixture shas are stable. */
+export function hoursLater(n: number): string {
+  return new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString().replace('.000Z', 'Z');
+}
+
+export async function build(repo: string, out: string): Promise<BuildResult> {
+  return buildCatalog({ repo, out, progress: false, log: () => {} });
+}
+
+/** Every sha-pinned body of a commit, as the gateway would serve it. */
+export async function pinnedBodies(out: string, sha: string): Promise<Map<string, string>> {
+  const root = await readStateRoot(out, sha);
+  if (!root) throw new Error(`no state for ${sha}`);
+  const bodies = new Map<string, string>();
+  bodies.set('listing', (await assembleBody(out, root.listing)).toString('utf8'));
+  bodies.set('full', (await assembleBody(out, root.full)).toString('utf8'));
+  for (const chunk of root.packages) {
+    const entries = JSON.parse((await readObject(out, chunk.object)).toString('utf8')) as Record<string, { deps?: string; versions?: string }>;
+    for (const [key, entry] of Object.entries(entries)) {
+      if (entry.deps) bodies.set(`deps:${key}`, (await readObject(out, entry.deps)).toString('utf8'));
+      if (entry.versions) bodies.set(`versions:${key}`, (await readObject(out, entry.versions)).toString('utf8'));
+    }
+  }
+  if (root.parent) {
+    bodies.set('diff', await readFile(paths.diff(out, sha, root.parent), 'utf8'));
+  }
+  return bodies;
+}
+
+export async function pinnedJson<T = any>(out: string, sha: string, which: 'listing' | 'full'): Promise<T> {
+  return JSON.parse((await pinnedBodies(out, sha)).get(which)!) as T;
+}
+
+export async function depsOf(out: string, sha: string, name: string): Promise<any> {
+  const root = (await readStateRoot(out, sha))!;
+  const entry = await lookupPackage(out, root, name.toLowerCase());
+  return entry?.deps ? JSON.parse((await readObject(out, entry.deps)).toString('utf8')) : null;
+}
+
+export async function versionsOf(out: string, sha: string, name: string): Promise<any> {
+  const root = (await readStateRoot(out, sha))!;
+  const entry = await lookupPackage(out, root, name.toLowerCase());
+  return entry?.versions ? JSON.parse((await readObject(out, entry.versions)).toString('utf8')) : null;
+}
+
+/** The files of the published release's public tree, path → bytes. */
+export async function publicFiles(out: string): Promise<Map<string, string>> {
+  const id = await currentReleaseId(out);
+  const files = new Map<string, string>();
+  if (!id) return files;
+  const root = paths.public(paths.release(out, id));
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    files.set(file.slice(root.length + 1), await readFile(file, 'utf8'));
+  }
+  return files;
+}
+
+export async function releaseFile(out: string, name: 'chain.json' | 'names.json' | 'diagnostics.json' | 'release.json'): Promise<any> {
+  const id = await currentReleaseId(out);
+  return JSON.parse(await readFile(join(paths.release(out, id!), name), 'utf8'));
+}
