@@ -6,7 +6,7 @@
  * byte-identical to composing the state whole (tests/build check both ways).
  */
 import { createHash } from 'node:crypto';
-import { RawJson, serialize, serializeSegments, StoredArray, type Segment } from '../src/serialize.ts';
+import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } from '../src/serialize.ts';
 import { analyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
@@ -63,7 +63,8 @@ export class Composer {
   private readonly dirtyVersions = new Set<string>();
   /** Packages whose edges or active advisories changed: every package reaching them has a new rollup. */
   private readonly transitiveSeeds = new Set<string>();
-  private advisoryMapText: RawJson | null = null;
+  /** The stored advisory map of the last composed state; null when it must be recomposed. */
+  private advisoryMapObject: StoredValue | null = null;
   /** Parsed cards, for diffs (filled lazily after a restore). */
   private readonly cardObjects = new Map<string, PackageCard>();
   /** Byte lengths of chunk objects, for Content-Length. */
@@ -109,7 +110,7 @@ export class Composer {
     }
     // The advisory map shows each advisory from the first package it is active on.
     const touchesAdvisories = [...applied.packages].some((key) => before?.activeIds.has(key) || after.activeIds.has(key));
-    if (!before || applied.advisoryNamed.size > 0 || touchesAdvisories) this.advisoryMapText = null;
+    if (!before || applied.advisoryNamed.size > 0 || touchesAdvisories) this.advisoryMapObject = null;
     return after;
   }
 
@@ -155,7 +156,7 @@ export class Composer {
       const entries = state.packages.has(key) ? transitiveAdvisories(state, analysis, key) : [];
       this.transitive.set(key, entries.length > 0 ? entries.map((entry) => serialize(entry)).join(',') : null);
     }
-    this.advisoryMapText ??= new RawJson(serialize(advisoryMap(state, analysis)));
+    this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));
 
     const records = await this.flush(this.records, store);
     const cards = await this.flush(this.cards, store);
@@ -168,10 +169,17 @@ export class Composer {
     const lengthOf = (hash: string) => this.lengths.get(hash)!;
     const listing = storedBody(serializeSegments(listingBundle(state.commit, new StoredArray(cards), allCategories(state))), lengthOf);
     const full = storedBody(
-      serializeSegments(fullBundle(state.commit, new StoredArray(records), this.advisoryMapText, new StoredArray(transitive))),
+      serializeSegments(fullBundle(state.commit, new StoredArray(records), this.advisoryMapObject, new StoredArray(transitive))),
       lengthOf,
     );
     return { listing, full, packages };
+  }
+
+  /** Stores a spliced object and remembers its length. */
+  private async put(store: ObjectStore, text: string): Promise<string> {
+    const hash = await store.put(text);
+    this.lengths.set(hash, Buffer.byteLength(text));
+    return hash;
   }
 
   /** The diff's view of the last composed state. */

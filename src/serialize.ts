@@ -28,6 +28,14 @@ export class StoredArray {
   }
 }
 
+/** A value serialized earlier and stored as one object: spliced in by reference. */
+export class StoredValue {
+  readonly object: string;
+  constructor(object: string) {
+    this.object = object;
+  }
+}
+
 /** A value serialized earlier by this module, embedded as is (e.g. a stored package record). */
 export class RawJson {
   readonly text: string;
@@ -57,6 +65,8 @@ function write(value: unknown, out: Segment[]): void {
     out.push(value ? 'true' : 'false');
   } else if (value instanceof RawJson) {
     out.push(value.text);
+  } else if (value instanceof StoredValue) {
+    out.push({ object: value.object });
   } else if (value instanceof StoredArray) {
     out.push('[');
     value.chunks.forEach((hash, index) => {
@@ -66,10 +76,10 @@ function write(value: unknown, out: Segment[]): void {
     out.push(']');
   } else if (Array.isArray(value)) {
     out.push('[');
-    value.forEach((item, index) => {
+    for (let index = 0; index < value.length; index++) {
       if (index > 0) out.push(',');
-      write(item === undefined ? null : item, out);
-    });
+      write(value[index] === undefined ? null : value[index], out);
+    }
     out.push(']');
   } else if (typeof value === 'object') {
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {

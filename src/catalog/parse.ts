@@ -2,7 +2,7 @@
  * Validation of the catalog's files (CATALOG-FORMAT.md). Pure: bytes in, a value or the reason
  * it is unusable out. The build turns reasons into diagnostics and leaves the record out.
  */
-import { isPackageName } from '../grammar.ts';
+import { isPackageName, nameKey } from '../grammar.ts';
 import type { Manifest, OsvRecord, Scorecard } from '../compose/types.ts';
 
 export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; reason: string };
@@ -73,7 +73,9 @@ export function parseManifest(bytes: Buffer, dirName: string): Parsed<Manifest> 
     if (!isStringArray(list)) return fail(`manifest field "dependencies.${kind}" must be an array of package names`);
     const bad = list.find((dep) => !isPackageName(dep));
     if (bad !== undefined) return fail(`dependency "${bad}" in "dependencies.${kind}" is not a valid package name`);
-    dependencies[kind] = [...new Set(list)];
+    // Names are case-insensitive: `zlib` and `ZLIB` in one list are one dependency (the first spelling is kept).
+    const seen = new Set<string>();
+    dependencies[kind] = list.filter((dep) => !seen.has(nameKey(dep)) && Boolean(seen.add(nameKey(dep))));
   }
   const warnings: string[] = [];
   for (const field of ['homepage', 'repository'] as const) {

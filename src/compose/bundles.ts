@@ -3,7 +3,7 @@
  * tests, small catalogs) or StoredArray chunk references (the build, which stores each item
  * once and assembles the bundle from chunks); both serialize to the same bytes.
  */
-import { SCHEMA_VERSION, type RawJson, type StoredArray } from '../serialize.ts';
+import { SCHEMA_VERSION, type RawJson, type StoredArray, type StoredValue } from '../serialize.ts';
 import { compareNames } from '../grammar.ts';
 import { advisoryMap, transitiveAdvisories, type TransitiveAdvisory } from './advisories.ts';
 import { composeCard, composeRecord, type PackageCard, type PackageRecord } from './package.ts';
@@ -30,7 +30,7 @@ export function listingBundle(commit: CommitInfo, packages: readonly PackageCard
 export function fullBundle(
   commit: CommitInfo,
   packages: readonly PackageRecord[] | StoredArray,
-  advisories: ReturnType<typeof advisoryMap> | RawJson,
+  advisories: ReturnType<typeof advisoryMap> | StoredValue | RawJson,
   transitive: readonly TransitiveAdvisory[] | StoredArray,
 ) {
   return { schemaVersion: SCHEMA_VERSION, commitSha: commit.sha, pushedAt: commit.pushedAt, packages, advisories, transitiveAdvisories: transitive };

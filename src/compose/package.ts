@@ -75,7 +75,7 @@ export function composeDeps(state: CatalogState, analysis: CatalogAnalysis, key:
   for (const scope of ['build', 'runtime'] as const) {
     for (const dep of manifest.dependencies[scope]) {
       const entry = scopes.get(nameKey(dep)) ?? { name: dep, scopes: [] };
-      entry.scopes.push(scope);
+      if (!entry.scopes.includes(scope)) entry.scopes.push(scope);
       scopes.set(nameKey(dep), entry);
     }
   }
