@@ -24,6 +24,26 @@ async function tree(dir: string): Promise<Map<string, Buffer>> {
   return files;
 }
 
+/** Replays a repository commit by commit and checks every stored bundle against its whole composition. */
+async function expectBundlesEqualWholeComposition(repo: string, tip: string, out: string): Promise<void> {
+  const catalog = await CatalogRepo.open(repo);
+  try {
+    const model = new CatalogModel();
+    const logged = await catalog.log(tip, null);
+    const infos = await catalog.commitInfos(logged);
+    for (const [index, commit] of logged.entries()) {
+      await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
+      const state = model.state();
+      const analysis = analyze(state);
+      const bodies = await pinnedBodies(out, commit.sha);
+      expect(bodies.get('listing'), `listing of commit ${index}`).toBe(serialize(composeListingBundle(state, analysis)));
+      expect(bodies.get('full'), `full bundle of commit ${index}`).toBe(serialize(composeFullBundle(state, analysis)));
+    }
+  } finally {
+    catalog.close();
+  }
+}
+
 let scratchOut: string;
 let stepOut: string;
 let shas: string[];
@@ -66,22 +86,7 @@ describe('deterministic builds', () => {
 
 describe('chunked bundles equal the bundles composed whole', () => {
   it('assembles, for every commit, exactly serialize(composeListingBundle) and serialize(composeFullBundle)', async () => {
-    const catalog = await CatalogRepo.open(repo);
-    try {
-      const model = new CatalogModel();
-      const logged = await catalog.log(shas.at(-1)!, null);
-      const infos = await catalog.commitInfos(logged);
-      for (const [index, commit] of logged.entries()) {
-        await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
-        const state = model.state();
-        const analysis = analyze(state);
-        const bodies = await pinnedBodies(scratchOut, commit.sha);
-        expect(bodies.get('listing')).toBe(serialize(composeListingBundle(state, analysis)));
-        expect(bodies.get('full')).toBe(serialize(composeFullBundle(state, analysis)));
-      }
-    } finally {
-      catalog.close();
-    }
+    await expectBundlesEqualWholeComposition(repo, shas.at(-1)!, scratchOut);
   });
 });
 
@@ -109,21 +114,6 @@ describe('the demo history (42 commits) built one commit at a time', () => {
     }
     expect(await publicFiles(stepsOut)).toEqual(await publicFiles(scratchDemoOut));
 
-    const catalog = await CatalogRepo.open(scratch);
-    try {
-      const model = new CatalogModel();
-      const logged = await catalog.log(demoShas.at(-1)!, null);
-      const infos = await catalog.commitInfos(logged);
-      for (const [index, commit] of logged.entries()) {
-        await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
-        const state = model.state();
-        const analysis = analyze(state);
-        const bodies = await pinnedBodies(stepsOut, commit.sha);
-        expect(bodies.get('full'), `full bundle of commit ${index}`).toBe(serialize(composeFullBundle(state, analysis)));
-        expect(bodies.get('listing'), `listing of commit ${index}`).toBe(serialize(composeListingBundle(state, analysis)));
-      }
-    } finally {
-      catalog.close();
-    }
+    await expectBundlesEqualWholeComposition(scratch, demoShas.at(-1)!, stepsOut);
   });
 });
