@@ -11,6 +11,7 @@ import { composeRecentCommits, COMMITS_LIMIT } from '../src/compose/commits.ts';
 import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { validateRelease } from './validate.ts';
+import { isReservedName } from '../src/grammar.ts';
 
 /** Releases kept besides the current one, so requests that started on them can finish. */
 const KEEP_RELEASES = 3;
@@ -60,6 +61,8 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
   const writes: Promise<void>[] = [];
   for (const [key, record] of content.records) {
     const name = content.names.get(key)!;
+    // A fixed route wins over a package of the same name (DECISIONS.md 4): its file is not written.
+    if (isReservedName(name)) continue;
     writes.push(writeFile(join(publicDir, paths.publicFile.packageRecord(name)), serialize(composeEnvelope(content.tip, new RawJson(record)))));
     if (writes.length >= 64) await Promise.all(writes.splice(0));
   }

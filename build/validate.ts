@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assembleBody, paths, readJson, readStateRoot, type ReleaseInfo } from '../src/store/layout.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
+import { isReservedName } from '../src/grammar.ts';
 
 export class BuildValidationError extends Error {
   readonly problems: string[];
@@ -40,7 +41,7 @@ export async function validateRelease(out: string, releaseDir: string): Promise<
   }
 
   const publicDir = paths.public(releaseDir);
-  for (const name of Object.values(names)) {
+  for (const name of Object.values(names).filter((name) => !isReservedName(name))) {
     const file = join(publicDir, paths.publicFile.packageRecord(name));
     try {
       const envelope = JSON.parse(await readFile(file, 'utf8')) as { commitSha?: string; package?: { name?: string } };

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { readStateRoot } from '../../src/store/layout.ts';
-import { build, depsOf, pinnedBodies, pinnedJson, publicFiles, releaseFile, temporaryDirectory, versionsOf } from '../helpers/catalog.ts';
+import { build, manifest, depsOf, pinnedBodies, pinnedJson, publicFiles, releaseFile, temporaryDirectory, versionsOf } from '../helpers/catalog.ts';
 import { STORY } from './story.ts';
 
 let out: string;
@@ -165,6 +165,20 @@ describe('floats-latest files of the tip', () => {
     const recent = JSON.parse((await publicFiles(out)).get('api/pkgs/recent-commits.json')!);
     expect(recent).toHaveLength(8);
     expect(recent[0]).toEqual({ sha: shas[7], message: 'Add oniguruma; fix sqlite', pushedAt: '2026-01-01T07:00:00Z' });
+  });
+
+  it('never lets a package overwrite a fixed route\'s file (DECISIONS.md 4)', async () => {
+    const files = await publicFiles(out);
+    expect(files.has('api/pkgs/openapi.json')).toBe(false);
+    const shadowRepo = `${await temporaryDirectory()}/shadow`;
+    const shadowOut = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(shadowRepo, [
+      { message: 'a package named like a route', time: STORY[0].time, files: { 'packages/recent-commits/manifest.json': manifest('recent-commits') } },
+    ]);
+    await build(shadowRepo, shadowOut);
+    const recent = JSON.parse((await publicFiles(shadowOut)).get('api/pkgs/recent-commits.json')!);
+    expect(recent).toEqual([{ sha: expect.any(String), message: 'a package named like a route', pushedAt: STORY[0].time }]);
+    expect(names(await pinnedJson(shadowOut, recent[0].sha, 'listing'))).toEqual(['recent-commits']);
   });
 
   it('does no composing work when main has not moved', async () => {

@@ -1,0 +1,60 @@
+/**
+ * The gateway as an Express app, without `listen` (server.ts listens; tests drive the app over
+ * real HTTP). Order: security headers, /auth (with its session), the method guard, the route
+ * table, 404, the one error handler.
+ */
+import express, { type RequestHandler } from 'express';
+import type { Auth } from './auth/index.ts';
+import { Catalog, type CatalogLimits } from './catalog.ts';
+import { errorHandler, unknownPath } from './errors.ts';
+import { methodGuard, surfaceRouter } from './routes.ts';
+import { SURFACES } from './surfaces.ts';
+
+export interface GatewayOptions {
+  /** The build output directory (`pkgcat build --out`). */
+  out: string;
+  auth: Auth;
+  /** Express `trust proxy`; a string from the command line (`true`, `2`, `loopback, 10.0.0.0/8`) is understood too. */
+  trustProxy?: boolean | string | number;
+  /** The public address of the site (DECISIONS.md 13), for the surfaces that print absolute URLs. */
+  siteUrl?: string;
+  /** Where unexpected errors are reported (default: stderr). */
+  log?: (line: string) => void;
+  limits?: CatalogLimits;
+}
+
+/** `trust proxy` as Express wants it: booleans and hop counts typed, anything else (addresses, names) as is. */
+export function trustProxySetting(value: boolean | string | number | undefined): boolean | string | number {
+  if (value === undefined) return false;
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text;
+}
+
+const noSniff: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+};
+
+export function createApp(options: GatewayOptions): express.Express {
+  const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
+  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits });
+  const app = express();
+  app.disable('x-powered-by');
+  // ETags are set per surface (send.ts); Express must not add its own or answer 304.
+  app.set('etag', false);
+  app.set('trust proxy', trustProxySetting(options.trustProxy));
+  app.set('strict routing', true);
+  app.set('case sensitive routing', true);
+
+  app.use(noSniff);
+  app.use('/auth', options.auth.sessionMiddleware, options.auth.router);
+  app.use(methodGuard(SURFACES));
+  app.use(surfaceRouter(SURFACES, catalog, options.auth));
+  app.use(unknownPath);
+  app.use(errorHandler(log));
+  return app;
+}

@@ -1,0 +1,86 @@
+/**
+ * Diff bodies (`/api/pkgs/bundle/{sha}/diff/{base}.json`). The build writes each commit against
+ * its parent; any other pair is composed on its first request with the build's own helper
+ * (`composeDiff` over the two stored listings) and written back write-once, so the next request
+ * reads a file. When the write fails (a read-only output directory) they stay in memory only.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { composeDiff } from '../src/compose/diff.ts';
+import { serialize } from '../src/serialize.ts';
+import { paths, readListing } from '../src/store/layout.ts';
+import { Lru, Once } from './lru.ts';
+
+export interface DiffBody {
+  readonly bytes: Buffer;
+  /** `W/"<first 32 hex of the body's sha256>"`. */
+  readonly etag: string;
+}
+
+export function bodyEtag(bytes: Buffer): string {
+  return `W/"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;
+}
+
+export class DiffStore {
+  readonly #out: string;
+  readonly #log: (line: string) => void;
+  readonly #memory: Lru<DiffBody>;
+  readonly #once = new Once<DiffBody | null>();
+  #warnedWrite = false;
+
+  constructor(out: string, log: (line: string) => void, maxBytes = 16 * 1024 * 1024) {
+    this.#out = out;
+    this.#log = log;
+    this.#memory = new Lru<DiffBody>(maxBytes, (body) => body.bytes.length);
+  }
+
+  /** The diff from `base` to `sha` (both on the chain), or null when either state was never built. */
+  get(sha: string, base: string): Promise<DiffBody | null> {
+    const key = `${sha}/${base}`;
+    const hit = this.#memory.get(key);
+    if (hit) return Promise.resolve(hit);
+    return this.#once.run(key, async () => {
+      const body = (await this.#read(sha, base)) ?? (await this.#compose(sha, base));
+      if (body) this.#memory.set(key, body);
+      return body;
+    });
+  }
+
+  async #read(sha: string, base: string): Promise<DiffBody | null> {
+    try {
+      const bytes = await readFile(paths.diff(this.#out, sha, base));
+      return { bytes, etag: bodyEtag(bytes) };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      throw error;
+    }
+  }
+
+  async #compose(sha: string, base: string): Promise<DiffBody | null> {
+    const [baseListing, headListing] = await Promise.all([readListing(this.#out, base), readListing(this.#out, sha)]);
+    if (!baseListing || !headListing) return null;
+    const bytes = Buffer.from(serialize(composeDiff(baseListing, headListing)), 'utf8');
+    await this.#writeOnce(paths.diff(this.#out, sha, base), bytes);
+    return { bytes, etag: bodyEtag(bytes) };
+  }
+
+  /** Temporary file then rename: a reader sees the whole diff or none. Same pair, same bytes. */
+  async #writeOnce(file: string, bytes: Buffer): Promise<void> {
+    const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(temporary, bytes);
+      await rename(temporary, file);
+    } catch (error) {
+      // The answer matters more than the file: serve from memory, and say so once.
+      await rm(temporary, { force: true }).catch(() => {});
+      if (!this.#warnedWrite) {
+        this.#warnedWrite = true;
+        const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+        this.#log(`cannot write composed diffs under ${this.#out} (${reason}); they are kept in memory`);
+      }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `pkgcat serve`'s gateway: the session store, the cookie secret, the auth gate and the app,
+ * listening. Every setting arrives as an argument; nothing here reads the environment.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
+import { checkSecret } from './auth/secret.ts';
+import { createApp } from './app.ts';
+
+export interface ServerOptions {
+  out: string;
+  /** The users file; null: nobody can sign in, the anonymous surfaces still serve. */
+  usersFile: string | null;
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  /** Sessions in Redis when set, else SQLite at `<sessionDir>/sessions.db`. */
+  redisUrl?: string;
+  /** Signs the session cookie; when absent, generated once into `<sessionDir>/session-secret`. */
+  sessionSecret?: string;
+  sessionDir: string;
+  trustProxy?: boolean | string | number;
+  /** DECISIONS.md 13; default: `url` below. */
+  siteUrl?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const secret = options.sessionSecret
+    ? checkSecret(options.sessionSecret, 'the configured session secret')
+    : await loadOrCreateSecret(join(options.sessionDir, 'session-secret'));
+  const store = await createSessionStore({ redisUrl: options.redisUrl, sqlitePath: join(options.sessionDir, 'sessions.db') });
+  try {
+    const auth = createAuth({ usersFile: options.usersFile, store, secret });
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${urlHost(options.host)}:${port}`;
+    // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
+    // No request is lost: connections are served on a later turn of the event loop than this one.
+    const siteUrl = options.siteUrl ?? url;
+    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, log: options.log }));
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            // Idle keep-alive sockets would hold close() open; requests in flight still finish.
+            server.closeIdleConnections();
+          });
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Driving the gateway over real HTTP: a server on an ephemeral port (gateway/server.ts, as
+ * `pkgcat serve` runs it), a user who can sign in, and requests that see exactly what was sent
+ * (no redirect following; identity encoding unless a test asks for another).
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { addUser } from '../../gateway/auth/users.ts';
+import { startServer, type RunningServer } from '../../gateway/server.ts';
+import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
+
+export const USER = { username: 'alice', password: 'correct horse battery staple' } as const;
+const SECRET = 'gateway-test-secret-gateway-test-secret-0123456789';
+
+export interface Gateway extends RunningServer {
+  /** Signs in with USER; resolves with the `name=value` cookie to replay. */
+  signIn(): Promise<string>;
+}
+
+/** Starts the gateway over `out`; sessions and the users file live in `dir`. */
+export async function startGateway(out: string, dir: string): Promise<Gateway> {
+  const usersFile = join(dir, 'users.json');
+  await addUser(usersFile, USER.username, USER.password);
+  const server = await startServer({ out, usersFile, host: '127.0.0.1', port: 0, sessionDir: join(dir, 'sessions'), sessionSecret: SECRET, log: () => {} });
+  return {
+    ...server,
+    close: () => server.close(),
+    async signIn() {
+      const response = await fetch(`${server.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(USER),
+      });
+      if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+      const cookie = response.headers.get('set-cookie');
+      if (!cookie) throw new Error('sign-in set no cookie');
+      return cookie.split(';')[0];
+    },
+  };
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Buffer;
+  json<T = unknown>(): T;
+}
+
+/** GET (or `method`) with fetch: `redirect: 'manual'`, `Accept-Encoding: identity` unless given. */
+export async function send(base: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const response = await fetch(`${base}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { 'accept-encoding': 'identity', ...init.headers },
+    redirect: 'manual',
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, body, json: <T>() => JSON.parse(body.toString('utf8')) as T };
+}
+
+/** A GET that keeps the body exactly as sent (fetch would decode br/gzip). */
+export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${base}${path}`, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** The bytes the build wrote for each surface: what the gateway must answer, byte for byte. */
+export const expected = {
+  async publicFile(out: string, file: string): Promise<Buffer> {
+    const id = await currentReleaseId(out);
+    return readFile(join(paths.public(paths.release(out, id!)), file));
+  },
+  packageRecord(out: string, canonical: string): Promise<Buffer> {
+    return expected.publicFile(out, paths.publicFile.packageRecord(canonical));
+  },
+  async listing(out: string, sha: string): Promise<{ bytes: Buffer; etag: string }> {
+    const root = (await readStateRoot(out, sha))!;
+    return { bytes: await assembleBody(out, root.listing), etag: root.listing.etag };
+  },
+  async full(out: string, sha: string): Promise<{ bytes: Buffer; etag: string }> {
+    const root = (await readStateRoot(out, sha))!;
+    return { bytes: await assembleBody(out, root.full), etag: root.full.etag };
+  },
+  /** deps.json or versions.json of `key` at `sha`; null when the index has no such body. */
+  async packageObject(out: string, sha: string, key: string, member: 'deps' | 'versions'): Promise<{ bytes: Buffer; etag: string; hash: string } | null> {
+    const root = (await readStateRoot(out, sha))!;
+    const hash = (await lookupPackage(out, root, key))?.[member];
+    return hash ? { bytes: await readObject(out, hash), etag: `W/"${hash}"`, hash } : null;
+  },
+  diffFile(out: string, sha: string, base: string): Promise<Buffer> {
+    return readFile(paths.diff(out, sha, base));
+  },
+};
+
+/** A 7-hex prefix that starts no sha of `shas`. */
+export function unusedPrefix(shas: readonly string[]): string {
+  for (let n = 0xfffffff; ; n--) {
+    const prefix = n.toString(16).padStart(7, '0');
+    if (!shas.some((sha) => sha.startsWith(prefix))) return prefix;
+  }
+}
+
+/** `sha`'s first `length` characters, checked to start no other sha of `shas`. */
+export function uniquePrefix(shas: readonly string[], sha: string, length: number): string {
+  const prefix = sha.slice(0, length);
+  const matches = shas.filter((other) => other.startsWith(prefix));
+  if (matches.length !== 1) throw new Error(`${prefix} is not unique in the fixture chain`);
+  return prefix;
+}
