@@ -136,6 +136,8 @@ export class Composer {
       ? everything(state.packages.keys(), state.history.keys(), this.index.items.keys())
       : everything(this.dirtyDeps, this.dirtyViews, this.dirtyVersions);
     if (!all) for (const key of this.dirtyViews) for (const dependent of analysis.dependents.get(key) ?? []) indexKeys.add(dependent);
+    // Bodies are written concurrently: a popular package's upgrade changes thousands of deps.json.
+    const writes: Promise<void>[] = [];
     for (const key of indexKeys) {
       const pkg = state.packages.get(key);
       const history = state.history.get(key);
@@ -144,11 +146,19 @@ export class Composer {
         continue;
       }
       const name = state.names.get(key) ?? key;
+      const previous = this.index.items.get(key);
+      const versionsStale = all || this.dirtyVersions.has(key) || previous?.name !== name || !previous.versions;
       const entry: PackageIndexEntry = { name };
-      if (pkg) entry.deps = await store.put(serialize(composeDeps(state, analysis, key)), { served: true });
-      if (history) entry.versions = await store.put(serialize(composeVersions(state, key, name)), { served: true });
       this.index.set(key, entry);
+      writes.push(
+        (async () => {
+          if (pkg) entry.deps = await store.put(serialize(composeDeps(state, analysis, key)), { served: true });
+          if (history) entry.versions = versionsStale ? await store.put(serialize(composeVersions(state, key, name)), { served: true }) : previous!.versions;
+        })(),
+      );
+      if (writes.length >= 64) await Promise.all(writes.splice(0));
     }
+    await Promise.all(writes);
 
     // Transitive rollups change for everything that reaches a seed.
     const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);

@@ -1,0 +1,43 @@
+/**
+ * Runs one build in this process and prints its figures as one JSON line on stdout:
+ *
+ *   node bench/measure-child.ts --repo <catalog> --out <dir>
+ *
+ * The benchmark starts it as a child so that the peak RSS it reports
+ * (`process.resourceUsage().maxRSS`, KiB) is the build's own, without `/usr/bin/time`. The parent
+ * times the whole child, start-up included; `buildSeconds` here is buildCatalog alone.
+ */
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { buildCatalog } from '../build/build.ts';
+
+const { values } = parseArgs({ options: { repo: { type: 'string' }, out: { type: 'string' } } });
+if (!values.repo || !values.out) {
+  process.stderr.write('usage: node bench/measure-child.ts --repo <catalog> --out <dir>\n');
+  process.exit(2);
+}
+
+let logLines = 0;
+const started = performance.now();
+const result = await buildCatalog({
+  repo: resolve(values.repo),
+  out: resolve(values.out),
+  progress: false,
+  log: () => {
+    logLines += 1;
+  },
+});
+const buildSeconds = (performance.now() - started) / 1000;
+
+process.stdout.write(
+  `${JSON.stringify({
+    tip: result.tip,
+    commits: result.commits,
+    composed: result.composed,
+    releaseId: result.releaseId,
+    diagnostics: result.diagnostics.length,
+    logLines,
+    buildSeconds,
+    maxRssKiB: process.resourceUsage().maxRSS,
+  })}\n`,
+);

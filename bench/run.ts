@@ -1,0 +1,124 @@
+/**
+ * Benchmarks (not part of `npm test`):
+ *
+ *   npm run bench                      every suite, in registry order
+ *   npm run bench -- build [options]   one suite
+ *   npm run bench -- --help
+ *
+ * Work happens in a fresh directory under os.tmpdir(), removed at the end unless --keep. Raw
+ * results go to bench/results/<suite>-<target>.json (committed as the record); the figures
+ * with the machine they ran on are written up in docs/benchmarks.md.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import type { Suite } from './suite.ts';
+
+/** The suites, in the order `npm run bench` runs them. Adding one is one line. */
+const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
+  build: () => import('./build.ts'),
+};
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CORPUS_DIR = resolve(ROOT, '..', 'shared', 'corpus');
+
+const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
+  keep: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+function corpusFile(name: string): string {
+  const file = join(CORPUS_DIR, name);
+  if (!existsSync(file)) {
+    throw new Error(
+      existsSync(CORPUS_DIR)
+        ? `corpus file ${file} is missing (see ${join(CORPUS_DIR, 'README.md')})`
+        : `the corpus folder ${CORPUS_DIR} is missing: the benchmark expects ../shared/corpus beside the checkout (${ROOT}), holding vcpkg-5000.bundle and vcpkg-300.bundle`,
+    );
+  }
+  return file;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const suites: Suite[] = [];
+  for (const load of Object.values(SUITES)) suites.push((await load()).suite);
+
+  const options: ParseArgsOptionsConfig = { ...GLOBAL_OPTIONS };
+  for (const suite of suites) {
+    for (const [name, option] of Object.entries(suite.options)) {
+      if (options[name] && options[name].type !== option.type) throw new Error(`suites disagree on the type of --${name}`);
+      options[name] = option;
+    }
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    const lines = ['usage: npm run bench [-- <suite>] [options]', '', 'suites (all run, in this order, when none is named):'];
+    for (const suite of suites) lines.push(`  ${suite.name.padEnd(10)} ${suite.description}`, ...suite.usage.map((line) => `      ${line}`));
+    lines.push('', 'options:', '  --keep       keep the temporary work directory', '  -h, --help   this help');
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    process.stderr.write(`bench: one suite at a time (got ${positionals.join(', ')})\n`);
+    return 2;
+  }
+  const named = positionals[0];
+  const selected = named === undefined ? suites : suites.filter((suite) => suite.name === named);
+  if (selected.length === 0) {
+    process.stderr.write(`bench: unknown suite "${named}"; suites: ${suites.map((suite) => suite.name).join(', ')}\n`);
+    return 2;
+  }
+
+  const work = await mkdtemp(join(tmpdir(), 'pkgcat-bench-'));
+  const keep = values.keep === true;
+  const cleanUp = () => {
+    if (keep) process.stderr.write(`bench: kept ${work}\n`);
+    else rmSync(work, { recursive: true, force: true });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    cleanUp();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.stdout.write(`bench: working in ${work}${keep ? ' (kept: --keep)' : ' (removed at the end; --keep keeps it)'}\n`);
+  process.stdout.write(`bench: node ${process.version}, project ${ROOT}\n`);
+
+  try {
+    for (const suite of selected) {
+      const suiteWork = join(work, suite.name);
+      await mkdir(suiteWork, { recursive: true });
+      await suite.run({
+        root: ROOT,
+        work: suiteWork,
+        values,
+        selected: named !== undefined,
+        corpusFile,
+        resultsDir: join(ROOT, 'bench', 'results'),
+        log: (line) => process.stdout.write(`${line}\n`),
+      });
+    }
+    return 0;
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    cleanUp();
+  }
+}
+
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  process.stderr.write(`bench: needs Node 24 (the project's devDependency); this is ${process.version}. Run it with npm run bench.\n`);
+  process.exitCode = 1;
+} else {
+  process.exitCode = await main(process.argv.slice(2));
+}
