@@ -19,6 +19,7 @@ import type { Suite } from './suite.ts';
 /** The suites, in the order `npm run bench` runs them. Adding one is one line. */
 const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   build: () => import('./build.ts'),
+  serve: () => import('./serve.ts'),
 };
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -12,6 +12,7 @@ import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts'
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { validateRelease } from './validate.ts';
 import { isReservedName } from '../src/grammar.ts';
+import { renderHeadersFile, renderNginxRules } from '../src/http/static-rules.ts';
 
 /** Releases kept besides the current one, so requests that started on them can finish. */
 const KEEP_RELEASES = 3;
@@ -67,6 +68,10 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
     if (writes.length >= 64) await Promise.all(writes.splice(0));
   }
   await Promise.all(writes);
+  // Header rules for serving public/ from a static host (docs/deployment.md).
+  await writeText(join(publicDir, paths.publicFile.headers()), renderHeadersFile());
+  await writeText(paths.staticRules.nginx(staging), renderNginxRules());
+  await writeText(paths.staticRules.nginxGateway(staging), renderNginxRules({ flavour: 'gateway' }));
 
   await validateRelease(out, staging);
   const final = paths.release(out, id);

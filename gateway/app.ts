@@ -21,6 +21,11 @@ export interface GatewayOptions {
   /** Where unexpected errors are reported (default: stderr). */
   log?: (line: string) => void;
   limits?: CatalogLimits;
+  /**
+   * X-Accel-Redirect mode: the internal location (e.g. `/_pkgcat`) under which nginx serves `out`.
+   * Bodies that are files leave with `X-Accel-Redirect: <prefix>/<path in out>` and no bytes (accel.ts).
+   */
+  accelRedirect?: string;
 }
 
 /** `trust proxy` as Express wants it: booleans and hop counts typed, anything else (addresses, names) as is. */
@@ -41,7 +46,7 @@ const noSniff: RequestHandler = (_req, res, next) => {
 
 export function createApp(options: GatewayOptions): express.Express {
   const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits });
+  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.

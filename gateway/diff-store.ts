@@ -16,6 +16,8 @@ export interface DiffBody {
   readonly bytes: Buffer;
   /** `W/"<first 32 hex of the body's sha256>"`. */
   readonly etag: string;
+  /** `diffs/<sha>/<base>.json` when the body is on disk (accel.ts sends it from there). */
+  readonly file?: string;
 }
 
 export function bodyEtag(bytes: Buffer): string {
@@ -49,8 +51,9 @@ export class DiffStore {
 
   async #read(sha: string, base: string): Promise<DiffBody | null> {
     try {
-      const bytes = await readFile(paths.diff(this.#out, sha, base));
-      return { bytes, etag: bodyEtag(bytes) };
+      const file = paths.diff(this.#out, sha, base);
+      const bytes = await readFile(file);
+      return { bytes, etag: bodyEtag(bytes), file };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -62,17 +65,19 @@ export class DiffStore {
     const [baseListing, headListing] = await Promise.all([readListing(this.#out, base), readListing(this.#out, sha)]);
     if (!baseListing || !headListing) return null;
     const bytes = Buffer.from(serialize(composeDiff(baseListing, headListing)), 'utf8');
-    await this.#writeOnce(paths.diff(this.#out, sha, base), bytes);
-    return { bytes, etag: bodyEtag(bytes) };
+    const file = paths.diff(this.#out, sha, base);
+    const written = await this.#writeOnce(file, bytes);
+    return { bytes, etag: bodyEtag(bytes), ...(written ? { file } : {}) };
   }
 
   /** Temporary file then rename: a reader sees the whole diff or none. Same pair, same bytes. */
-  async #writeOnce(file: string, bytes: Buffer): Promise<void> {
+  async #writeOnce(file: string, bytes: Buffer): Promise<boolean> {
     const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
       await mkdir(dirname(file), { recursive: true });
       await writeFile(temporary, bytes);
       await rename(temporary, file);
+      return true;
     } catch (error) {
       // The answer matters more than the file: serve from memory, and say so once.
       await rm(temporary, { force: true }).catch(() => {});
@@ -81,6 +86,7 @@ export class DiffStore {
         const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
         this.#log(`cannot write composed diffs under ${this.#out} (${reason}); they are kept in memory`);
       }
+      return false;
     }
   }
 }

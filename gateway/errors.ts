@@ -5,8 +5,8 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { serialize } from '../src/serialize.ts';
-import { CACHE } from './cache-control.ts';
-import { CONTENT_TYPE } from './content-types.ts';
+import { CACHE } from '../src/http/cache-control.ts';
+import { CONTENT_TYPE } from '../src/http/content-types.ts';
 
 export class HttpError extends Error {
   readonly status: number;

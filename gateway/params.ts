@@ -12,7 +12,7 @@
  */
 import type { Request, Response, NextFunction, Router } from 'express';
 import { isPackageName, isReservedName, nameKey } from '../src/grammar.ts';
-import { CACHE } from './cache-control.ts';
+import { CACHE } from '../src/http/cache-control.ts';
 import { ambiguousSha, malformedSha, unknownPackage, unknownSha } from './errors.ts';
 import type { Releases } from './release.ts';
 import { requestRelease, requestState } from './request-state.ts';

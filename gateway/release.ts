@@ -5,7 +5,7 @@
  * (an id is never reused and a release directory never changes), the newest few only.
  */
 import type { CommitInfo } from '../src/compose/types.ts';
-import { currentReleaseId, paths, readJson, type ReleaseInfo } from '../src/store/layout.ts';
+import { currentReleaseIdSync, paths, readJson, type ReleaseInfo } from '../src/store/layout.ts';
 
 export interface Release {
   readonly id: string;
@@ -50,7 +50,7 @@ export class Releases {
 
   /** The release `current` points to now, or null when nothing has been published. */
   async current(): Promise<Release | null> {
-    const id = await currentReleaseId(this.#out);
+    const id = currentReleaseIdSync(this.#out);
     if (id === null) return null;
     let loading = this.#loaded.get(id);
     if (!loading) {

@@ -5,7 +5,7 @@
  */
 import express, { type RequestHandler, type Router } from 'express';
 import type { Auth } from './auth/index.ts';
-import { CACHE } from './cache-control.ts';
+import { CACHE } from '../src/http/cache-control.ts';
 import type { Catalog } from './catalog.ts';
 import { methodNotAllowed } from './errors.ts';
 import { registerParams } from './params.ts';

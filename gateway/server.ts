@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
+import { accelPrefix } from './accel.ts';
 import { createApp } from './app.ts';
 
 export interface ServerOptions {
@@ -24,6 +25,8 @@ export interface ServerOptions {
   trustProxy?: boolean | string | number;
   /** DECISIONS.md 13; default: `url` below. */
   siteUrl?: string;
+  /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
+  accelRedirect?: string;
   log?: (line: string) => void;
 }
 
@@ -38,6 +41,7 @@ function urlHost(host: string): string {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const accelRedirect = options.accelRedirect ? accelPrefix(options.accelRedirect) : undefined;
   const secret = options.sessionSecret
     ? checkSecret(options.sessionSecret, 'the configured session secret')
     : await loadOrCreateSecret(join(options.sessionDir, 'session-secret'));
@@ -57,7 +61,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
-    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, log: options.log }));
+    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, log: options.log }));
     let closing: Promise<void> | null = null;
     return {
       url,

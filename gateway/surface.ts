@@ -34,8 +34,11 @@ interface AnswerHeaders {
 }
 
 export type Answer =
-  /** Bytes in memory. `identity` names them for the compressed-body cache (stable for these exact bytes). */
-  | (AnswerHeaders & { readonly kind: 'bytes'; readonly bytes: Buffer; readonly identity: string; readonly etag?: string })
+  /**
+   * Bytes in memory. `identity` names them for the compressed-body cache (stable for these exact bytes);
+   * `file`, when set, is a file under the output directory holding exactly these bytes (accel.ts).
+   */
+  | (AnswerHeaders & { readonly kind: 'bytes'; readonly bytes: Buffer; readonly identity: string; readonly etag?: string; readonly file?: string })
   /** A StoredBody of a state root: streamed segment by segment; its ETag is the body's. */
   | (AnswerHeaders & { readonly kind: 'stored'; readonly body: StoredBody })
   /** A content-addressed object, with `.br`/`.gz` siblings when the build wrote them. ETag `W/"<hash>"` unless given. */

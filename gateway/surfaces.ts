@@ -4,8 +4,8 @@
  * A later document (SBOMs, badges, openapi.json, markdown mirrors, llms.txt, the sitemap, the
  * feed, pages) is one more row: its path, family, Content-Type, Cache-Control and resolver.
  */
-import { CACHE } from './cache-control.ts';
-import { CONTENT_TYPE } from './content-types.ts';
+import { CACHE } from '../src/http/cache-control.ts';
+import { CONTENT_TYPE } from '../src/http/content-types.ts';
 import { latestBundle, packageRecord, recentCommits } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import type { Surface } from './surface.ts';

@@ -3,8 +3,7 @@
  * on the request's chain (params.ts) and the session gate has passed.
  */
 import type { StateRoot } from '../../src/store/layout.ts';
-import { lookupPackage } from '../../src/store/layout.ts';
-import { CACHE } from '../cache-control.ts';
+import { CACHE } from '../../src/http/cache-control.ts';
 import { unknownPackage } from '../errors.ts';
 import type { Answer, SurfaceRequest } from '../surface.ts';
 
@@ -26,7 +25,7 @@ export async function fullBundle(request: SurfaceRequest): Promise<Answer> {
 /** deps.json / versions.json: the commit's package index entry, 404 when it has no such body. */
 async function packageObject(request: SurfaceRequest, member: 'deps' | 'versions'): Promise<Answer> {
   const root = await stateOf(request);
-  const entry = request.packageKey === null ? null : await lookupPackage(request.catalog.out, root, request.packageKey);
+  const entry = request.packageKey === null ? null : await request.catalog.packageEntry(root, request.packageKey);
   const hash = entry?.[member];
   if (!hash) throw unknownPackage(request.params.pkg, CACHE.pinned);
   return { kind: 'object', hash };
@@ -39,5 +38,5 @@ export async function diff(request: SurfaceRequest): Promise<Answer> {
   const { sha, base } = request.params;
   const body = await request.catalog.diffs.get(sha, base);
   if (!body) throw new Error(`the listing of ${sha} or ${base} is missing from states/`);
-  return { kind: 'bytes', bytes: body.bytes, etag: body.etag, identity: `diff:${sha}/${base}` };
+  return { kind: 'bytes', bytes: body.bytes, etag: body.etag, identity: `diff:${sha}/${base}`, file: body.file };
 }

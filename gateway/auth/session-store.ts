@@ -22,7 +22,16 @@ export interface SqliteSessionStoreOptions {
   readonly defaultTtlMs?: number;
   /** How often expired rows are deleted (ms); false disables the timer. Default ten minutes. */
   readonly pruneIntervalMs?: number | false;
+  /**
+   * A touch (express-session extends a session's expiry on every request that uses it) writes the
+   * row at most once per this interval and session (ms). Default one minute: a write per request is
+   * the largest cost of a signed-in request, and a session's life is bounded from its sign-in anyway.
+   */
+  readonly touchAfterMs?: number;
 }
+
+/** Sessions whose last touch is remembered (touchAfterMs); beyond this the oldest are forgotten, which only costs a write. */
+const TOUCHED_KEEP = 100_000;
 
 type Callback<T = unknown> = (error: unknown, value?: T) => void;
 
@@ -46,6 +55,9 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
   readonly path: string;
   readonly #db: DatabaseSync;
   readonly #defaultTtlMs: number;
+  readonly #touchAfterMs: number;
+  /** sid -> when this store last wrote its row (insertion order: oldest first). */
+  readonly #written = new Map<string, number>();
   readonly #timer: NodeJS.Timeout | undefined;
   readonly #get: StatementSync;
   readonly #set: StatementSync;
@@ -60,6 +72,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
     super();
     this.path = options.path;
     this.#defaultTtlMs = options.defaultTtlMs ?? DAY_MS;
+    this.#touchAfterMs = options.touchAfterMs ?? 60_000;
     prepareFile(this.path);
     this.#db = new DatabaseSync(this.path);
     this.#db.exec(`
@@ -129,8 +142,13 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
   override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
     try {
       const expires = this.#expiry(sess);
-      if (expires <= Date.now()) this.#destroy.run(sid);
-      else this.#set.run(sid, JSON.stringify(sess), expires);
+      if (expires <= Date.now()) {
+        this.#destroy.run(sid);
+        this.#written.delete(sid);
+      } else {
+        this.#set.run(sid, JSON.stringify(sess), expires);
+        this.#remember(sid, Date.now());
+      }
       later(callback, null);
     } catch (error) {
       later(callback, error);
@@ -141,16 +159,27 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
     const done = callback as Callback | undefined;
     try {
       const now = Date.now();
+      const written = this.#written.get(sid);
+      if (written !== undefined && now - written < this.#touchAfterMs) return later(done, null);
       // Only an existing, live session is extended; a touch never resurrects one.
       this.#touch.run(JSON.stringify(sess), this.#expiry(sess), sid, now);
+      this.#remember(sid, now);
       later(done, null);
     } catch (error) {
       later(done, error);
     }
   }
 
+  /** Records that the row of `sid` was written at `at`, forgetting the oldest beyond TOUCHED_KEEP. */
+  #remember(sid: string, at: number): void {
+    this.#written.delete(sid);
+    this.#written.set(sid, at);
+    if (this.#written.size > TOUCHED_KEEP) this.#written.delete(this.#written.keys().next().value!);
+  }
+
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
     try {
+      this.#written.delete(sid);
       this.#destroy.run(sid);
       later(callback, null);
     } catch (error) {
@@ -186,6 +215,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
   override clear(callback?: (err?: unknown) => void): void {
     try {
       this.#clear.run();
+      this.#written.clear();
       later(callback, null);
     } catch (error) {
       later(callback, error);

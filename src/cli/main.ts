@@ -26,6 +26,7 @@ Flags (each has an environment variable; a flag wins over its variable):
   --session-dir <dir>     PKGCAT_SESSION_DIR     where the local session database and generated secret live (default: <out>/../<out name>-sessions)
   --trust-proxy <value>   PKGCAT_TRUST_PROXY     Express "trust proxy" (e.g. 1, loopback); needed for Secure cookies behind TLS termination
   --poll-seconds <n>      PKGCAT_POLL_SECONDS    how often serve --repo checks main when file events are missed (default 2)
+  --accel-redirect <path> PKGCAT_ACCEL_REDIRECT  behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat), nginx sends the bytes (docs/deployment.md)
   --quiet                                        build: no progress lines (diagnostics are still printed)
                           PKGCAT_SESSION_SECRET  secret that signs session cookies (at least 32 characters; generated and kept in the session dir when unset)
   -h, --help                                     this text
@@ -46,6 +47,7 @@ const OPTIONS = {
   'session-dir': { type: 'string' },
   'trust-proxy': { type: 'string' },
   'poll-seconds': { type: 'string' },
+  'accel-redirect': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -64,6 +66,8 @@ export interface Settings {
   sessionSecret?: string;
   trustProxy?: string;
   pollSeconds: number;
+  /** X-Accel-Redirect mode: nginx's internal location for the output directory. */
+  accelRedirect?: string;
   quiet: boolean;
   help: boolean;
 }
@@ -95,9 +99,17 @@ export function readSettings(argv: string[], env: Env): Settings {
     sessionSecret: env.PKGCAT_SESSION_SECRET,
     trustProxy: values['trust-proxy'] ?? env.PKGCAT_TRUST_PROXY,
     pollSeconds: number(values['poll-seconds'] ?? env.PKGCAT_POLL_SECONDS, 2, '--poll-seconds'),
+    accelRedirect: accelRedirect(values['accel-redirect'] ?? env.PKGCAT_ACCEL_REDIRECT),
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
+}
+
+/** `--accel-redirect`: an absolute URL path (the gateway checks the rest); empty means off. */
+function accelRedirect(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!raw.startsWith('/')) throw new UsageError(`--accel-redirect must be an absolute path such as /_pkgcat, got "${raw}"`);
+  return raw;
 }
 
 function required(value: string | undefined, flag: string, variable: string): string {

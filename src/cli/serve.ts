@@ -25,8 +25,10 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     sessionDir: settings.sessionDir ? resolve(settings.sessionDir) : join(dirname(settings.out), `${basename(settings.out)}-sessions`),
     trustProxy: settings.trustProxy,
     siteUrl: settings.siteUrl,
+    accelRedirect: settings.accelRedirect,
   });
   log(`serving ${settings.out} on ${server.url}${follower ? `, following main of ${settings.repo}` : ''}`);
+  if (settings.accelRedirect) log(`X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${settings.out})`);
   log(
     settings.users
       ? `sign in at ${server.url}/auth/login; add a user with: npx pkgcat user add <name> --users ${settings.users}`

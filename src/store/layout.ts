@@ -9,9 +9,14 @@
  *                                        its parent; other pairs on first request)
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
  *   <out>/releases/<id>/public/          the anonymous surfaces, servable by any static host
+ *                                        (with `_headers`, the header rules for Netlify/Cloudflare Pages)
+ *   <out>/releases/<id>/static/          header rules for nginx (src/http/static-rules.ts)
  *   <out>/current -> releases/<id>       swapped atomically (rename) when a build publishes
  *   <out>/build/                         the build's private state (checkpoints, temp files)
+ *   <out>/cache/bodies/                  the gateway's X-Accel-Redirect mode: bodies that are no one
+ *                                        file (bundles, compressed copies), written once on first request
  */
+import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Segment } from '../serialize.ts';
@@ -95,7 +100,16 @@ export const paths = {
   publicFile: {
     packageRecord: (name: string) => `api/pkgs/${name}.json`,
     recentCommits: () => 'api/pkgs/recent-commits.json',
+    /** Header rules for Netlify / Cloudflare Pages. */
+    headers: () => '_headers',
   },
+  /** Header rules for nginx serving `public/` (standalone, and with misses sent to the gateway). */
+  staticRules: {
+    nginx: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous.conf'),
+    nginxGateway: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous-gateway.conf'),
+  },
+  /** Bodies the gateway's X-Accel-Redirect mode writes once (gateway/accel.ts). */
+  bodyCache: (out: string) => join(out, 'cache', 'bodies'),
 } as const;
 
 /** The id of the published release, or null when nothing has been published yet. */
@@ -103,6 +117,19 @@ export async function currentReleaseId(out: string): Promise<string | null> {
   try {
     const target = await readlink(paths.current(out));
     return target.split(/[\\/]/).pop() ?? null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * currentReleaseId as one readlink system call on this thread: the gateway reads `current` on every
+ * request (DECISIONS.md 12), and a symlink read costs less than a thread-pool round trip.
+ */
+export function currentReleaseIdSync(out: string): string | null {
+  try {
+    return readlinkSync(paths.current(out)).split(/[\\/]/).pop() ?? null;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

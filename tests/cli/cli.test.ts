@@ -78,7 +78,7 @@ describe('usage', () => {
   it('documents every flag with its environment variable', async () => {
     const { code, stdout } = await pkgcat(['--help']);
     expect(code).toBe(0);
-    for (const [flag, variable] of [['--repo', 'PKGCAT_REPO'], ['--out', 'PKGCAT_OUT'], ['--users', 'PKGCAT_USERS'], ['--port', 'PORT'], ['--host', 'HOST'], ['--redis-url', 'PKGCAT_REDIS_URL'], ['--site-url', 'PKGCAT_SITE_URL']]) {
+    for (const [flag, variable] of [['--repo', 'PKGCAT_REPO'], ['--out', 'PKGCAT_OUT'], ['--users', 'PKGCAT_USERS'], ['--port', 'PORT'], ['--host', 'HOST'], ['--redis-url', 'PKGCAT_REDIS_URL'], ['--site-url', 'PKGCAT_SITE_URL'], ['--accel-redirect', 'PKGCAT_ACCEL_REDIRECT']]) {
       expect(stdout).toMatch(new RegExp(`${flag} .*${variable}`));
     }
     expect(stdout).toContain('PKGCAT_SESSION_SECRET');

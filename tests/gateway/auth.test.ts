@@ -446,4 +446,25 @@ describe('sqlite session store', () => {
     expect(await call((done) => store.get('live', done))).toBeNull();
     await store.close();
   });
+
+  it('writes a touched session at most once per touchAfterMs (a write per request was the cost of a signed-in read)', async () => {
+    const store = new SqliteSessionStore({ path: join(dir, 'touch.db'), pruneIntervalMs: false, touchAfterMs: 100 });
+    const call = <T>(run: (done: (error: unknown, value?: T) => void) => void) =>
+      new Promise<T | undefined>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))));
+    const session = (offset: number) => ({ cookie: { originalMaxAge: 1000, expires: new Date(Date.now() + offset).toISOString(), httpOnly: true, path: '/' }, username: 'alice' });
+    const expiresOf = async () => ((await call<{ cookie: { expires: string } }>((done) => store.get('s', done as never)))!).cookie.expires;
+    await call((done) => store.set('s', session(60_000) as never, done));
+    const first = await expiresOf();
+    await call((done) => store.touch('s', session(120_000) as never, done as () => void));
+    expect(await expiresOf()).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const later = session(180_000);
+    await call((done) => store.touch('s', later as never, done as () => void));
+    expect(await expiresOf()).toBe(later.cookie.expires);
+    // A destroyed session is not brought back by a touch, throttled or not.
+    await call((done) => store.destroy('s', done));
+    await call((done) => store.touch('s', session(240_000) as never, done as () => void));
+    expect(await call((done) => store.get('s', done))).toBeNull();
+    await store.close();
+  });
 });

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
-import { CACHE } from '../../gateway/cache-control.ts';
-import { CONTENT_TYPE } from '../../gateway/content-types.ts';
+import { CACHE } from '../../src/http/cache-control.ts';
+import { CONTENT_TYPE } from '../../src/http/content-types.ts';
 import { composeRecentCommits } from '../../src/compose/commits.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths, readJson, currentReleaseId } from '../../src/store/layout.ts';

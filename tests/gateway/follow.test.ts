@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { buildCatalog } from '../../build/build.ts';
 import { appendCommits, git } from '../../demo/catalog-writer.ts';
-import { CACHE } from '../../gateway/cache-control.ts';
+import { CACHE } from '../../src/http/cache-control.ts';
 import { paths } from '../../src/store/layout.ts';
 import type { CommitInfo } from '../../src/compose/types.ts';
 import { buildFixture, hour, pkg, type Fixture } from './fixtures.ts';

@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addUser } from '../../gateway/auth/users.ts';
-import { startServer, type RunningServer } from '../../gateway/server.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../../gateway/server.ts';
 import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
 
 export const USER = { username: 'alice', password: 'correct horse battery staple' } as const;
@@ -18,11 +18,11 @@ export interface Gateway extends RunningServer {
   signIn(): Promise<string>;
 }
 
-/** Starts the gateway over `out`; sessions and the users file live in `dir`. */
-export async function startGateway(out: string, dir: string): Promise<Gateway> {
+/** Starts the gateway over `out`; sessions and the users file live in `dir`. `options` go to startServer as they are. */
+export async function startGateway(out: string, dir: string, options: Partial<ServerOptions> = {}): Promise<Gateway> {
   const usersFile = join(dir, 'users.json');
   await addUser(usersFile, USER.username, USER.password);
-  const server = await startServer({ out, usersFile, host: '127.0.0.1', port: 0, sessionDir: join(dir, 'sessions'), sessionSecret: SECRET, log: () => {} });
+  const server = await startServer({ out, usersFile, host: '127.0.0.1', port: 0, sessionDir: join(dir, 'sessions'), sessionSecret: SECRET, log: () => {}, ...options });
   return {
     ...server,
     close: () => server.close(),

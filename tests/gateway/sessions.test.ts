@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AUTH_REQUIRED_MESSAGE } from '../../gateway/auth/index.ts';
-import { CACHE } from '../../gateway/cache-control.ts';
+import { CACHE } from '../../src/http/cache-control.ts';
 import { composeDiff } from '../../src/compose/diff.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths, readListing } from '../../src/store/layout.ts';

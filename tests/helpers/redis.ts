@@ -4,9 +4,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.ts';
 
 export interface RedisServer {
   readonly url: string;
@@ -19,18 +19,6 @@ export function findRedisServer(): string | null {
   const binary = process.env.PKGCAT_TEST_REDIS_SERVER ?? 'redis-server';
   const probe = spawnSync(binary, ['--version'], { encoding: 'utf8' });
   return probe.status === 0 && /Redis server/i.test(probe.stdout) ? binary : null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {

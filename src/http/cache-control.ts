@@ -1,6 +1,8 @@
 /**
  * The one table of Cache-Control values. Every response the gateway writes takes its value
- * from here (the auth routes write `private, no-store` themselves, which is `CACHE.pinned`).
+ * from here (the auth routes write `private, no-store` themselves, which is `CACHE.pinned`),
+ * and so do the header rules the build writes for static hosts (src/http/static-rules.ts):
+ * it lives under src/ because the build may not import gateway/.
  */
 export const CACHE = {
   /** SPEC.md "Cache-Control per surface": `/api/pkgs/{name}.json`, `{name}/sbom.json`, `{name}/badge.svg`, recent-commits (non-empty success). */

@@ -1,4 +1,4 @@
-/** Content-Type of every surface, with its charset where the type is text. */
+/** Content-Type of every surface, with its charset where the type is text (the gateway's and the static hosts' rules). */
 export const CONTENT_TYPE = {
   json: 'application/json; charset=utf-8',
   cyclonedx: 'application/vnd.cyclonedx+json; charset=utf-8',

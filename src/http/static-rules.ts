@@ -1,0 +1,266 @@
+/**
+ * Header rules for serving a release's `public/` directory (the anonymous floats-latest files)
+ * from a static host instead of the gateway: an nginx `server`-block include and a `_headers`
+ * file (Netlify and Cloudflare Pages). Both are rendered from the same tables the gateway
+ * answers with (cache-control.ts, content-types.ts), so a static host sends what the gateway
+ * sends: the surface's Content-Type and Cache-Control, `X-Content-Type-Options: nosniff`,
+ * `Vary: Accept-Encoding`, and never a cookie. Pure functions: the build writes their output
+ * into every release (build/publish.ts); nothing here reads or writes files.
+ *
+ * What a static host cannot do, and the gateway does (docs/deployment.md): other spellings of a
+ * name (DECISIONS.md 4), `?limit=` on recent commits, and everything behind a session. The
+ * `gateway` flavour of the nginx include sends those requests to a named location of the
+ * operator's (`@pkgcat_gateway`, a `proxy_pass` to the gateways); the standalone flavour
+ * answers them with the gateway's 404 headers, or the default 30 commits.
+ */
+import { CACHE } from './cache-control.ts';
+import { CONTENT_TYPE } from './content-types.ts';
+
+/** One kind of file in `public/`: how a static host must serve it. */
+export interface StaticSurface {
+  /** What it is (for comments). */
+  readonly what: string;
+  /** Where its Cache-Control comes from (for comments): SPEC.md or DECISIONS.md. */
+  readonly source: string;
+  /** The URL paths it covers (a path in public/ is its URL path). */
+  readonly pattern: RegExp;
+  /** nginx `location` arguments matching exactly those paths. */
+  readonly nginxLocation: string;
+  /** `_headers` path pattern (`*` splat). Rows sharing one must have the same headers. */
+  readonly hostPath: string;
+  readonly contentType: string;
+  readonly cacheControl: string;
+  /** The gateway answers this path differently when the request has a query parameter of this name (recent commits' `limit`). */
+  readonly queryParameter?: string;
+}
+
+/**
+ * Every kind of file the build writes into `public/`, most specific first. A new public file (a
+ * markdown mirror, the sitemap) is one more row here and one in the gateway's route table;
+ * tests/http/static-rules.test.ts fails when a file of a build matches no row.
+ */
+export const STATIC_SURFACES: readonly StaticSurface[] = [
+  {
+    what: 'recent commits, the default limit (30)',
+    source: 'SPEC.md "Cache-Control per surface": recent-commits.json (non-empty success)',
+    pattern: /^\/api\/pkgs\/recent-commits\.json$/,
+    nginxLocation: '= /api/pkgs/recent-commits.json',
+    hostPath: '/api/pkgs/*',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.floating,
+    queryParameter: 'limit',
+  },
+  {
+    what: 'package records at the tip, canonical spelling',
+    source: 'SPEC.md "Cache-Control per surface": /api/pkgs/{name}.json',
+    pattern: /^\/api\/pkgs\/[^/]+\.json$/,
+    nginxLocation: '~ ^/api/pkgs/[^/]+\\.json$',
+    hostPath: '/api/pkgs/*',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.floating,
+  },
+];
+
+/** Headers every anonymous file carries besides its Content-Type and Cache-Control (gateway/app.ts, gateway/send.ts). */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  Vary: 'Accept-Encoding',
+};
+
+/** The static row serving `urlPath` (a path of public/, with its leading slash), or null. */
+export function staticSurfaceOf(urlPath: string): StaticSurface | null {
+  return STATIC_SURFACES.find((surface) => surface.pattern.test(urlPath)) ?? null;
+}
+
+/** The gateway's 404 for a name that is not in the catalog: its body shape (errors.ts) and negative cache (DECISIONS.md 8). */
+const NOT_FOUND_BODY = '{"error":"not_found","message":"No package by that name in the catalog (names are served in their canonical spelling here)."}';
+
+/** The named location the `gateway` flavour sends misses to; the operator defines it (a proxy_pass to the gateways). */
+export const NGINX_GATEWAY_LOCATION = '@pkgcat_gateway';
+
+export interface NginxRulesOptions {
+  /**
+   * `standalone` (default): a path that is not a file answers the gateway's 404 (JSON, negative
+   * cache); `?limit=` is ignored (the default 30 commits). `gateway`: both go to the named
+   * location `@pkgcat_gateway`, which the including configuration defines.
+   */
+  readonly flavour?: 'standalone' | 'gateway';
+}
+
+/**
+ * nginx directives giving `contentType`. The charset goes through the charset module (`charset`,
+ * `charset_types`) and not into `default_type`: nginx matches `gzip_types` against the bare type.
+ */
+function nginxContentType(contentType: string): string[] {
+  const [type, ...parameters] = contentType.split(';').map((part) => part.trim());
+  const charset = parameters.find((parameter) => parameter.toLowerCase().startsWith('charset='))?.slice('charset='.length);
+  if (parameters.length > (charset ? 1 : 0)) throw new Error(`nginx rules: cannot express the parameters of ${contentType}`);
+  return [
+    '    types { }',
+    `    default_type ${type};`,
+    ...(charset ? [`    charset ${charset};`, `    charset_types ${type};`] : ['    charset off;']),
+  ];
+}
+
+function quote(value: string): string {
+  if (/["\\$]/.test(value)) throw new Error(`cannot quote ${value} for nginx`);
+  return `"${value}"`;
+}
+
+/** The nginx include: `location` blocks for the files of `public/`, to include inside a `server` whose `root` is `<out>/current/public`. */
+export function renderNginxRules(options: NginxRulesOptions = {}): string {
+  const flavour = options.flavour ?? 'standalone';
+  const miss = flavour === 'gateway' ? NGINX_GATEWAY_LOCATION : '@pkgcat_not_found';
+  const lines = [
+    '# Generated by `pkgcat build` (src/http/static-rules.ts) from the gateway\'s Cache-Control and',
+    '# Content-Type tables (src/http/cache-control.ts: SPEC.md "Cache-Control per surface", DECISIONS.md 8).',
+    '# Do not edit: every release carries a fresh copy, identical unless pkgcat changed.',
+    '#',
+    '# The anonymous floats-latest files of a pkgcat build output. Include it in a `server` block:',
+    '#',
+    '#     root /srv/pkgcat/out/current/public;    # `current` is resolved per request: a new build is live at once',
+    `#     include /srv/pkgcat/out/current/static/${flavour === 'gateway' ? 'nginx-anonymous-gateway.conf' : 'nginx-anonymous.conf'};`,
+    ...(flavour === 'gateway'
+      ? [
+          `#     location ${NGINX_GATEWAY_LOCATION} { proxy_pass http://pkgcat_gateways; ... }   # you define it (docs/deployment.md)`,
+          '#',
+          '# A path that is no file here (another spelling of a name, an unknown name) and recent commits with',
+          `# ?limit= go to ${NGINX_GATEWAY_LOCATION}, which answers them exactly as the gateway does.`,
+        ]
+      : [
+          '#',
+          '# A path that is no file here answers the gateway\'s 404 for an unknown name. A static host serves',
+          '# canonical spellings only, and recent commits with the default limit whatever ?limit= says;',
+          '# nginx-anonymous-gateway.conf sends those requests to the gateway instead.',
+        ]),
+    '#',
+    '# Headers: the surface\'s Content-Type and Cache-Control, X-Content-Type-Options and Vary as the',
+    '# gateway sends them, never a cookie; no ETag, no 304 and no ranges (the gateway answers no',
+    '# conditional or range request). nginx adds Last-Modified and Accept-Ranges, which it cannot drop.',
+    '# gzip: a precompressed `.gz` sibling when there is one, else compressed on the fly from 1 KiB, as the gateway does.',
+    '',
+  ];
+  const common = (always: boolean) => [
+    ...Object.entries(COMMON_HEADERS).map(([name, value]) => `    add_header ${name} ${quote(value)}${always ? ' always' : ''};`),
+  ];
+  for (const surface of STATIC_SURFACES) {
+    lines.push(`# ${surface.what}: ${surface.source}`);
+    lines.push(`location ${surface.nginxLocation} {`);
+    if (surface.queryParameter && flavour === 'gateway') {
+      lines.push(`    error_page 418 = ${NGINX_GATEWAY_LOCATION};`);
+      lines.push(`    if ($arg_${surface.queryParameter}) { return 418; }`);
+    }
+    lines.push(
+      ...nginxContentType(surface.contentType),
+      '    etag off;',
+      '    if_modified_since off;',
+      '    max_ranges 0;',
+      '    gzip_static on;',
+      '    gzip on;',
+      '    gzip_proxied any;',
+      '    gzip_min_length 1024;',
+      '    gzip_comp_level 6;',
+      `    gzip_types ${surface.contentType.split(';')[0].trim()};`,
+      `    add_header Cache-Control ${quote(surface.cacheControl)};`,
+      ...common(false),
+      `    try_files $uri ${miss};`,
+      '}',
+      '',
+    );
+  }
+  if (flavour === 'standalone') {
+    lines.push(
+      `# A name that is not in the catalog: the gateway's 404 (DECISIONS.md 8: a short edge negative cache).`,
+      'location @pkgcat_not_found {',
+      ...nginxContentType(CONTENT_TYPE.json),
+      `    add_header Cache-Control ${quote(CACHE.negative)} always;`,
+      `    add_header X-Content-Type-Options ${quote(COMMON_HEADERS['X-Content-Type-Options'])} always;`,
+      `    return 404 '${NOT_FOUND_BODY}';`,
+      '}',
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. */
+export function renderHeadersFile(): string {
+  const rules = new Map<string, Record<string, string>>();
+  for (const surface of STATIC_SURFACES) {
+    const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
+    const seen = rules.get(surface.hostPath);
+    // Hosts combine the values of every rule that matches a path: one rule per path, or they would repeat.
+    if (seen && JSON.stringify(seen) !== JSON.stringify(headers)) {
+      throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
+    }
+    rules.set(surface.hostPath, headers);
+  }
+  const lines = [
+    '# Generated by `pkgcat build` (src/http/static-rules.ts) from the gateway\'s Cache-Control table',
+    '# (SPEC.md "Cache-Control per surface", DECISIONS.md 8). Netlify / Cloudflare Pages format; the site root',
+    '# is this directory. Sha-pinned bundles, /auth/ and /api/pkgs/bundle/latest.json belong to the gateway.',
+  ];
+  for (const [path, headers] of rules) {
+    lines.push(path);
+    for (const [name, value] of Object.entries(headers)) lines.push(`  ${name}: ${value}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Headers the gateway sets on an X-Accel-Redirect answer that nginx does not carry over by itself (it keeps Content-Type and Cache-Control). */
+const ACCEL_HEADERS = ['ETag', 'Vary', 'Content-Encoding', 'X-Content-Type-Options'] as const;
+
+/**
+ * The `internal` location of the X-Accel-Redirect mode (`pkgcat serve --accel-redirect <prefix>`):
+ * nginx serves the output directory `out` under `prefix`, only for answers of the gateway, with the
+ * headers the gateway chose. To include in the `server` block that proxies to the gateways.
+ */
+export function renderNginxAccelLocation(prefix: string, out: string): string {
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) throw new Error(`not an internal location prefix: ${prefix}`);
+  if (!out.startsWith('/') || /[\s;{}"'$]/.test(out)) throw new Error(`not an absolute output directory nginx can alias: ${out}`);
+  return [
+    `# pkgcat X-Accel-Redirect mode: the gateway answers with the headers and X-Accel-Redirect: ${prefix}/<path in out>;`,
+    '# nginx sends that file. Generated from src/http/static-rules.ts (renderNginxAccelLocation).',
+    `location ${prefix}/ {`,
+    '    internal;',
+    `    alias ${out.replace(/\/+$/, '')}/;`,
+    '    # The gateway chose every header: nginx keeps its Content-Type and Cache-Control, the rest are copied here.',
+    '    etag off;',
+    '    if_modified_since off;',
+    '    max_ranges 0;',
+    '    gzip off;',
+    '    charset off;',
+    ...ACCEL_HEADERS.map((name) => `    add_header ${name} $upstream_http_${name.toLowerCase().replaceAll('-', '_')};`),
+    '}',
+    '',
+  ].join('\n');
+}
+
+export interface NginxAccelFrontOptions {
+  /** `host:port` of each gateway started with `--accel-redirect <prefix>`. */
+  gateways: readonly string[];
+  /** What the `server` block listens on, e.g. `127.0.0.1:8080`. */
+  listen: string;
+  prefix: string;
+  out: string;
+  keepalive?: number;
+}
+
+/**
+ * The `upstream` and `server` blocks of the X-Accel-Redirect deployment: nginx proxies every
+ * request to the gateways and sends the files they name. To include in nginx's `http` block.
+ */
+export function renderNginxAccelFront(options: NginxAccelFrontOptions): string {
+  const servers = options.gateways.map((gateway) => `server ${gateway};`).join(' ');
+  return `  upstream pkgcat_gateways { ${servers} keepalive ${options.keepalive ?? 64}; }
+  server {
+    listen ${options.listen};
+    location / {
+      proxy_pass http://pkgcat_gateways;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+    }
+${renderNginxAccelLocation(options.prefix, options.out)}
+  }`;
+}

@@ -1,0 +1,62 @@
+/**
+ * `pkgcat serve` as a child process, the way an operator runs it: the real command line, flags
+ * and environment, on a free loopback port (`--port 0`), its address read from its log line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const PKGCAT = fileURLToPath(new URL('../../bin/pkgcat.js', import.meta.url));
+
+export interface ServeProcess {
+  readonly url: string;
+  readonly pid: number;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stderr so far. */
+  log(): string;
+  /** SIGTERM, and wait for it to exit (SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts `node bin/pkgcat.js serve ...args` with `env` added to this process's environment. */
+export function startServeProcess(args: string[], env: NodeJS.ProcessEnv = {}, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), PKGCAT, 'serve', '--port', '0', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let started = false;
+    const timer = setTimeout(() => fail(new Error(`pkgcat serve did not start within ${options.timeoutMs ?? 30_000} ms:\n${stderr}`)), options.timeoutMs ?? 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      reject(error);
+    };
+    child.once('error', fail);
+    child.once('exit', (code, signal) => {
+      if (!started) fail(new Error(`pkgcat serve exited (${signal ?? code}) before serving:\n${stderr}`));
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /serving .* on (http:\/\/\S+?)(?:,|\s|$)/m.exec(stderr);
+      if (!started && match) {
+        started = true;
+        clearTimeout(timer);
+        resolve({
+          url: match[1],
+          pid: child.pid!,
+          child,
+          log: () => stderr,
+          async stop(graceMs = 10_000) {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            const exited = new Promise((done) => child.once('exit', done));
+            child.kill('SIGTERM');
+            const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+            await exited;
+            clearTimeout(kill);
+          },
+        });
+      }
+    });
+  });
+}
