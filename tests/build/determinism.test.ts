@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
+import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
 import { CatalogRepo } from '../../src/catalog/git.ts';
 import { CatalogModel } from '../../build/model.ts';
 import { analyze } from '../../src/compose/analysis.ts';
@@ -115,5 +115,26 @@ describe('the demo history (42 commits) built one commit at a time', () => {
     expect(await publicFiles(stepsOut)).toEqual(await publicFiles(scratchDemoOut));
 
     await expectBundlesEqualWholeComposition(scratch, demoShas.at(-1)!, stepsOut);
+  });
+});
+
+describe('a force-pushed main', () => {
+  it('builds the new commits exactly as a clean build of the rewritten history would', async () => {
+    const rewritten = [...STORY.slice(0, 4), { message: 'Another way: drop curl', time: STORY[4].time, files: { 'packages/curl/manifest.json': null } }];
+    const pushed = `${await temporaryDirectory()}/pushed`;
+    const pushedOut = `${await temporaryDirectory()}/out`;
+    const original = await createCatalogRepo(pushed, STORY);
+    await build(pushed, pushedOut);
+    await git(pushed, ['update-ref', 'refs/heads/main', original[3]]);
+    const [tip] = await appendCommits(pushed, rewritten.slice(4));
+
+    const clean = `${await temporaryDirectory()}/clean`;
+    const cleanOut = `${await temporaryDirectory()}/out`;
+    expect((await createCatalogRepo(clean, rewritten)).at(-1)).toBe(tip);
+    await build(clean, cleanOut);
+
+    expect(await build(pushed, pushedOut)).toMatchObject({ tip, composed: 1, commits: 5 });
+    expect(await pinnedBodies(pushedOut, tip)).toEqual(await pinnedBodies(cleanOut, tip));
+    expect(await publicFiles(pushedOut)).toEqual(await publicFiles(cleanOut));
   });
 });
