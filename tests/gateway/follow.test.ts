@@ -3,30 +3,21 @@
  * publishes a new commit, then a force-push, each while a bounded loop of requests runs. Every
  * answer is the old state or the new one, whole; never an error, never a mix. No timing is assumed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { buildCatalog } from '../../build/build.ts';
 import { appendCommits, git } from '../../demo/catalog-writer.ts';
 import { CACHE } from '../../src/http/cache-control.ts';
 import { paths } from '../../src/store/layout.ts';
 import type { CommitInfo } from '../../src/compose/types.ts';
-import { buildFixture, hour, pkg, type Fixture } from './fixtures.ts';
-import { expected, send, startGateway, type Gateway, type Reply } from './harness.ts';
+import { hour, pkg, type Fixture } from './fixtures.ts';
+import { expected, send, withSignedInGateway, type Gateway, type Reply } from './harness.ts';
 
 let fx: Fixture;
 let gw: Gateway;
 let cookie: string;
 
-beforeAll(async () => {
-  fx = await buildFixture();
-  gw = await startGateway(fx.out, fx.dir);
-  cookie = await gw.signIn();
-});
-
-afterAll(async () => {
-  await gw?.close();
-  await fx?.cleanup();
-});
+withSignedInGateway((context) => ({ fx, gw, cookie } = context));
 
 const get = (path: string, headers: Record<string, string> = {}) => send(gw.url, path, { headers });
 

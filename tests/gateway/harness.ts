@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { addUser } from '../../gateway/auth/users.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../gateway/server.ts';
 import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { buildFixture, type Fixture } from './fixtures.ts';
 
 export const USER = { username: 'alice', password: 'correct horse battery staple' } as const;
 const SECRET = 'gateway-test-secret-gateway-test-secret-0123456789';
@@ -38,6 +40,31 @@ export async function startGateway(out: string, dir: string, options: Partial<Se
       return cookie.split(';')[0];
     },
   };
+}
+
+export interface SignedInGateway {
+  fx: Fixture;
+  gw: Gateway;
+  /** The `name=value` session cookie of USER. */
+  cookie: string;
+}
+
+/**
+ * For a whole test file: builds the fixture catalog, starts a gateway over it and signs in;
+ * `receive` gets them before the first test, and everything is stopped after the last.
+ */
+export function withSignedInGateway(receive: (context: SignedInGateway) => void): void {
+  let context: SignedInGateway | undefined;
+  beforeAll(async () => {
+    const fx = await buildFixture();
+    const gw = await startGateway(fx.out, fx.dir);
+    context = { fx, gw, cookie: await gw.signIn() };
+    receive(context);
+  });
+  afterAll(async () => {
+    await context?.gw.close();
+    await context?.fx.cleanup();
+  });
 }
 
 export interface Reply {

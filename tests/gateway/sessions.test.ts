@@ -2,7 +2,7 @@
  * The sign-in flows of CLI.md "Signing in" as a non-browser client uses them, and the session
  * replayed on every sha-pinned route (SPEC.md Authentication): exact bytes, the build's bodies.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,23 +12,14 @@ import { CACHE } from '../../src/http/cache-control.ts';
 import { composeDiff } from '../../src/compose/diff.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths, readListing } from '../../src/store/layout.ts';
-import { AT, buildFixture, type Fixture } from './fixtures.ts';
-import { expected, send, startGateway, USER, type Gateway } from './harness.ts';
+import { AT, type Fixture } from './fixtures.ts';
+import { expected, send, withSignedInGateway, USER, type Gateway } from './harness.ts';
 
 let fx: Fixture;
 let gw: Gateway;
 let cookie: string;
 
-beforeAll(async () => {
-  fx = await buildFixture();
-  gw = await startGateway(fx.out, fx.dir);
-  cookie = await gw.signIn();
-});
-
-afterAll(async () => {
-  await gw?.close();
-  await fx?.cleanup();
-});
+withSignedInGateway((context) => ({ fx, gw, cookie } = context));
 
 const get = (path: string, headers: Record<string, string> = {}) => send(gw.url, path, { headers });
 const sha = (index: number) => fx.shas[index];
