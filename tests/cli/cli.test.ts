@@ -1,5 +1,5 @@
 /** The `pkgcat` command as a user runs it (CLI.md): exit codes, one-line reasons, help. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { stat, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -105,5 +105,17 @@ describe('usage', () => {
     const content = await readFile(users, 'utf8');
     expect(content).toContain('"alice"');
     expect(content).not.toContain('correct horse');
+  });
+});
+
+/** The machine's own Node, when it is older than 24 (the project brings 24; the machine may have 20). */
+const systemNode = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
+const olderNode = systemNode.status === 0 && Number(systemNode.stdout.slice(1).split('.')[0]) < 24;
+
+describe('the Node.js version', () => {
+  it.skipIf(!olderNode)('refuses an older Node with a reason instead of a syntax error', () => {
+    const result = spawnSync('/usr/bin/node', [PKGCAT, '--help'], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^pkgcat: needs Node.js 24 or later, this is v\d+/);
   });
 });
