@@ -87,8 +87,8 @@ export class Composer {
     };
   }
 
-  /** Records what one applied commit changed; returns the state's analysis. */
-  note(state: CatalogState, applied: AppliedCommit): CatalogAnalysis {
+  /** Records what one applied commit changed, against the previous state's analysis. */
+  note(state: CatalogState, applied: AppliedCommit): void {
     const before = this.analysis;
     const after = analyze(state);
     this.analysis = after;
@@ -111,7 +111,6 @@ export class Composer {
     // The advisory map shows each advisory from the first package it is active on.
     const touchesAdvisories = [...applied.packages].some((key) => before?.activeIds.has(key) || after.activeIds.has(key));
     if (!before || applied.advisoryNamed.size > 0 || touchesAdvisories) this.advisoryMapObject = null;
-    return after;
   }
 
   /** Composes and stores the bodies of `state`, recomposing only what is dirty. */

@@ -11,6 +11,7 @@ import { createRedisSessionStore } from '../../gateway/auth/redis-store.ts';
 import { createSessionStore, type PkgcatSessionStore } from '../../gateway/auth/session-store.ts';
 import { addUser } from '../../gateway/auth/users.ts';
 import { findRedisServer, startRedisServer, type RedisServer } from '../helpers/redis.ts';
+import { signIn } from './harness.ts';
 
 interface ErrorBody {
   readonly error: string;
@@ -77,17 +78,6 @@ describe.skipIf(binary === null)('Redis session store', () => {
     return handle;
   }
 
-  async function signIn(base: string): Promise<string> {
-    const response = await fetch(`${base}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'alice', password: 'correct horse battery staple' }),
-    });
-    expect(response.status).toBe(200);
-    const line = response.headers.getSetCookie().find((cookie) => cookie.startsWith('pkgcat.sid='));
-    expect(line).toBeDefined();
-    return line!.split(';')[0];
-  }
 
   it('keeps sessions across a gateway restart, under the pkgcat:sess: prefix with a TTL', async () => {
     const first = await startApp();

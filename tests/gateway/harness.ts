@@ -20,6 +20,19 @@ export interface Gateway extends RunningServer {
   signIn(): Promise<string>;
 }
 
+/** Signs USER in at a gateway (or a proxy in front of one); resolves with the `name=value` cookie to replay. */
+export async function signIn(base: string): Promise<string> {
+  const response = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(USER),
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('pkgcat.sid='));
+  if (!cookie) throw new Error('sign-in set no session cookie');
+  return cookie.split(';')[0];
+}
+
 /** Starts the gateway over `out`; sessions and the users file live in `dir`. `options` go to startServer as they are. */
 export async function startGateway(out: string, dir: string, options: Partial<ServerOptions> = {}): Promise<Gateway> {
   const usersFile = join(dir, 'users.json');
@@ -28,17 +41,7 @@ export async function startGateway(out: string, dir: string, options: Partial<Se
   return {
     ...server,
     close: () => server.close(),
-    async signIn() {
-      const response = await fetch(`${server.url}/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(USER),
-      });
-      if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-      const cookie = response.headers.get('set-cookie');
-      if (!cookie) throw new Error('sign-in set no cookie');
-      return cookie.split(';')[0];
-    },
+    signIn: () => signIn(server.url),
   };
 }
 

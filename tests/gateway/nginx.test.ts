@@ -15,7 +15,7 @@ import { renderNginxAccelFront, renderNginxRules } from '../../src/http/static-r
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { findNginx, startNginx, type Nginx } from '../helpers/nginx.ts';
 import { AT, buildFixture, type Fixture } from './fixtures.ts';
-import { rawGet, startGateway, type Gateway } from './harness.ts';
+import { rawGet, startGateway, type Gateway, signIn } from './harness.ts';
 
 const binary = findNginx();
 if (binary === null) {
@@ -99,15 +99,6 @@ describe.skipIf(binary === null)('through nginx', () => {
     await fx?.cleanup();
   });
 
-  async function signIn(base: string): Promise<string> {
-    const response = await fetch(`${base}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'alice', password: 'correct horse battery staple' }),
-    });
-    expect(response.status).toBe(200);
-    return response.headers.get('set-cookie')!.split(';')[0];
-  }
 
   const at = (port: number) => `http://127.0.0.1:${port}`;
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../../gateway/server.ts';
 import { buildFixture, type Fixture } from './fixtures.ts';
-import { send, USER } from './harness.ts';
+import { send, USER, signIn } from './harness.ts';
 import { addUser } from '../../gateway/auth/users.ts';
 
 let fx: Fixture;
@@ -19,12 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx?.cleanup();
 });
-
-async function signIn(url: string): Promise<string> {
-  const response = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) });
-  expect(response.status).toBe(200);
-  return response.headers.get('set-cookie')!.split(';')[0];
-}
 
 describe('startServer', () => {
   it('refuses a configured session secret that is too short', async () => {

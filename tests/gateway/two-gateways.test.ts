@@ -10,7 +10,7 @@ import { addUser } from '../../gateway/auth/users.ts';
 import { findRedisServer, startRedisServer, type RedisServer } from '../helpers/redis.ts';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.ts';
 import { buildFixture, type Fixture } from './fixtures.ts';
-import { expected, send, USER } from './harness.ts';
+import { expected, send, USER, signIn } from './harness.ts';
 
 const binary = findRedisServer();
 if (binary === null) {
@@ -46,11 +46,6 @@ describe.skipIf(binary === null)('two gateway processes, one Redis, one build ou
     await fx?.cleanup();
   });
 
-  async function signIn(base: string): Promise<string> {
-    const response = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) });
-    expect(response.status).toBe(200);
-    return response.headers.get('set-cookie')!.split(';')[0];
-  }
 
   it('are two processes', () => {
     expect(a.pid).not.toBe(b.pid);
