@@ -4,6 +4,7 @@ import { fixedVersions } from './versions.ts';
 import { maxSeverity } from './severity.ts';
 import type { AdvisoryFacts, CatalogAnalysis } from './analysis.ts';
 import type { CatalogState, OsvRecord, Severity } from './types.ts';
+import type { FullAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
 
 export interface SlimAdvisory {
   id: string;
@@ -12,7 +13,7 @@ export interface SlimAdvisory {
 }
 
 /** The full advisory object, as seen from one affected package. */
-export function composeAdvisory(osv: OsvRecord, facts: AdvisoryFacts, affectedPackage: string) {
+export function composeAdvisory(osv: OsvRecord, facts: AdvisoryFacts, affectedPackage: string): FullAdvisory {
   return {
     id: osv.id,
     summary: osv.summary ?? null,
@@ -28,7 +29,7 @@ export function composeAdvisory(osv: OsvRecord, facts: AdvisoryFacts, affectedPa
   };
 }
 
-export type FullAdvisory = ReturnType<typeof composeAdvisory>;
+export type { FullAdvisory };
 
 /** Full active direct advisories of a package, by id. */
 export function directAdvisories(state: CatalogState, analysis: CatalogAnalysis, key: string): FullAdvisory[] {
@@ -62,11 +63,7 @@ export function advisoryMap(state: CatalogState, analysis: CatalogAnalysis): Rec
   return map;
 }
 
-export interface TransitiveAdvisory {
-  advisoryId: string;
-  /** From the package to the culprit that carries the advisory, both included. */
-  culpritPath: string[];
-}
+export type { TransitiveAdvisory };
 
 /**
  * The advisories a package reaches through its build and runtime dependencies (DECISIONS.md 2).

@@ -3,7 +3,8 @@
  * tests, small catalogs) or StoredArray chunk references (the build, which stores each item
  * once and assembles the bundle from chunks); both serialize to the same bytes.
  */
-import { SCHEMA_VERSION, type RawJson, type StoredArray, type StoredValue } from '../serialize.ts';
+import type { RawJson, StoredArray, StoredValue } from '../serialize.ts';
+import { SCHEMA_VERSION } from '../schemas/wire.ts';
 import { compareNames } from '../grammar.ts';
 import { advisoryMap, transitiveAdvisories, type TransitiveAdvisory } from './advisories.ts';
 import { composeCard, composeRecord, type PackageCard, type PackageRecord } from './package.ts';

@@ -3,7 +3,7 @@
  * that the build (each commit against its parent) and the gateway (any pair, on first request)
  * use the same function on data they both have.
  */
-import { SCHEMA_VERSION } from '../serialize.ts';
+import { SCHEMA_VERSION, type Diff } from '../schemas/wire.ts';
 import { compareNames, nameKey } from '../grammar.ts';
 import { compareVersions } from './versions.ts';
 import type { Severity } from './types.ts';
@@ -16,7 +16,7 @@ export interface DiffSide {
 }
 
 /** `/api/pkgs/bundle/{sha}/diff/{base}.json`: the change from `base` to `sha`. */
-export function composeDiff(base: DiffSide, head: DiffSide) {
+export function composeDiff(base: DiffSide, head: DiffSide): Diff {
   const before = new Map(base.packages.map((pkg) => [nameKey(pkg.name), pkg]));
   const after = new Map(head.packages.map((pkg) => [nameKey(pkg.name), pkg]));
   const byName = (a: { name: string }, b: { name: string }) => compareNames(a.name, b.name);
@@ -24,8 +24,8 @@ export function composeDiff(base: DiffSide, head: DiffSide) {
   const added = head.packages.filter((pkg) => !before.has(nameKey(pkg.name))).map(({ name, version }) => ({ name, version }));
   const removed = base.packages.filter((pkg) => !after.has(nameKey(pkg.name))).map(({ name, version }) => ({ name, version }));
 
-  const versionChanges = [];
-  const advisoryChanges = [];
+  const versionChanges: Diff['versionChanges'] = [];
+  const advisoryChanges: Diff['advisoryChanges'] = [];
   for (const [key, now] of after) {
     const was = before.get(key);
     if (was && was.version !== now.version) {

@@ -1,20 +1,11 @@
 /** Per-package payloads: the record, its envelope, the listing card, deps and versions. */
-import { SCHEMA_VERSION, type RawJson } from '../serialize.ts';
+import type { RawJson } from '../serialize.ts';
+import { SCHEMA_VERSION, type Dependencies, type PackageCard, type PackageRecord, type VersionHistory } from '../schemas/wire.ts';
 import { compareNames, nameKey } from '../grammar.ts';
+import { packageLinks } from '../surfaces/registry.ts';
 import { directAdvisories, highestSeverity, slimAdvisories } from './advisories.ts';
 import type { CatalogAnalysis } from './analysis.ts';
 import type { CatalogState, CommitInfo, Scorecard } from './types.ts';
-
-/** Where a package's other surfaces live, relative to the site root. */
-export function packageLinks(name: string) {
-  return {
-    self: `/api/pkgs/${name}.json`,
-    page: `/pkgs/${name}`,
-    markdown: `/pkgs/${name}.md`,
-    sbom: `/api/pkgs/${name}/sbom.json`,
-    badge: `/api/pkgs/${name}/badge.svg`,
-  };
-}
 
 /** The scorecard as published, plus its overall score on the badge's 0 to 100 scale (null when unknown). */
 export function composeScorecard(scorecard: Scorecard | null) {
@@ -23,7 +14,7 @@ export function composeScorecard(scorecard: Scorecard | null) {
 }
 
 /** The composed package record: the `package` of the envelope and an item of the full bundle. */
-export function composeRecord(state: CatalogState, analysis: CatalogAnalysis, key: string) {
+export function composeRecord(state: CatalogState, analysis: CatalogAnalysis, key: string): PackageRecord {
   const { manifest, scorecard } = state.packages.get(key)!;
   return {
     name: manifest.name,
@@ -43,7 +34,7 @@ export function composeRecord(state: CatalogState, analysis: CatalogAnalysis, ke
   };
 }
 
-export type PackageRecord = ReturnType<typeof composeRecord>;
+export type { PackageCard, PackageRecord };
 
 /** `/api/pkgs/{name}.json`: the record at one commit. */
 export function composeEnvelope(commit: CommitInfo, record: PackageRecord | RawJson) {
@@ -51,7 +42,7 @@ export function composeEnvelope(commit: CommitInfo, record: PackageRecord | RawJ
 }
 
 /** The card of the listing bundle (and the search tool's listing tier). */
-export function composeCard(state: CatalogState, analysis: CatalogAnalysis, key: string) {
+export function composeCard(state: CatalogState, analysis: CatalogAnalysis, key: string): PackageCard {
   const { manifest } = state.packages.get(key)!;
   const advisories = slimAdvisories(state, analysis, key);
   return {
@@ -66,12 +57,10 @@ export function composeCard(state: CatalogState, analysis: CatalogAnalysis, key:
   };
 }
 
-export type PackageCard = ReturnType<typeof composeCard>;
-
 /** `.../{name}/deps.json`: direct dependencies enriched as of the commit (no sha inside: the URL pins it). */
-export function composeDeps(state: CatalogState, analysis: CatalogAnalysis, key: string) {
+export function composeDeps(state: CatalogState, analysis: CatalogAnalysis, key: string): Dependencies {
   const { manifest } = state.packages.get(key)!;
-  const scopes = new Map<string, { name: string; scopes: string[] }>();
+  const scopes = new Map<string, { name: string; scopes: ('build' | 'runtime')[] }>();
   for (const scope of ['build', 'runtime'] as const) {
     for (const dep of manifest.dependencies[scope]) {
       const entry = scopes.get(nameKey(dep)) ?? { name: dep, scopes: [] };
@@ -99,7 +88,7 @@ export function composeDeps(state: CatalogState, analysis: CatalogAnalysis, key:
 }
 
 /** `.../{name}/versions.json`: every version shipped up to the commit, newest first. */
-export function composeVersions(state: CatalogState, key: string, name: string) {
+export function composeVersions(state: CatalogState, key: string, name: string): VersionHistory {
   const events = state.history.get(key) ?? [];
   return {
     schemaVersion: SCHEMA_VERSION,

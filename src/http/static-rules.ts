@@ -15,12 +15,13 @@
  */
 import { CACHE } from './cache-control.ts';
 import { CONTENT_TYPE } from './content-types.ts';
+import { SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
 
-/** One kind of file in `public/`: how a static host must serve it. */
+/** One kind of file in `public/`: how a static host must serve it (derived from a registry row). */
 export interface StaticSurface {
-  /** What it is (for comments). */
-  readonly what: string;
-  /** Where its Cache-Control comes from (for comments): SPEC.md or DECISIONS.md. */
+  /** The registry row (src/surfaces/registry.ts), for comments. */
+  readonly id: string;
+  /** Where its Cache-Control comes from (for comments). */
   readonly source: string;
   /** The URL paths it covers (a path in public/ is its URL path). */
   readonly pattern: RegExp;
@@ -34,32 +35,35 @@ export interface StaticSurface {
   readonly queryParameter?: string;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The static rules of one registry row whose public file is its URL path. */
+function staticSurface(row: SurfaceRow): StaticSurface {
+  const path = `/${row.publicFile}`;
+  if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
+  const fixed = templateParams(path).length === 0;
+  const source = `^${path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
+  const firstParameter = path.indexOf('{');
+  const directory = path.slice(0, path.lastIndexOf('/', firstParameter < 0 ? path.length : firstParameter) + 1);
+  if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
+  return {
+    id: row.id,
+    source: row.source,
+    pattern: new RegExp(source),
+    nginxLocation: fixed ? `= ${path}` : `~ ${source}`,
+    hostPath: `${directory}*`,
+    contentType: row.contentType,
+    cacheControl: row.cacheControl,
+    ...(row.query ? { queryParameter: row.query[0].name } : {}),
+  };
+}
+
 /**
- * Every kind of file the build writes into `public/`, most specific first. A new public file (a
- * markdown mirror, the sitemap) is one more row here and one in the gateway's route table;
- * tests/http/static-rules.test.ts fails when a file of a build matches no row.
+ * Every kind of file the build writes into `public/`, most specific first: the registry's served
+ * rows that have a public file. tests/http/static-rules.test.ts fails when a file of a build
+ * matches no row.
  */
-export const STATIC_SURFACES: readonly StaticSurface[] = [
-  {
-    what: 'recent commits, the default limit (30)',
-    source: 'SPEC.md "Cache-Control per surface": recent-commits.json (non-empty success)',
-    pattern: /^\/api\/pkgs\/recent-commits\.json$/,
-    nginxLocation: '= /api/pkgs/recent-commits.json',
-    hostPath: '/api/pkgs/*',
-    contentType: CONTENT_TYPE.json,
-    cacheControl: CACHE.floating,
-    queryParameter: 'limit',
-  },
-  {
-    what: 'package records at the tip, canonical spelling',
-    source: 'SPEC.md "Cache-Control per surface": /api/pkgs/{name}.json',
-    pattern: /^\/api\/pkgs\/[^/]+\.json$/,
-    nginxLocation: '~ ^/api/pkgs/[^/]+\\.json$',
-    hostPath: '/api/pkgs/*',
-    contentType: CONTENT_TYPE.json,
-    cacheControl: CACHE.floating,
-  },
-];
+export const STATIC_SURFACES: readonly StaticSurface[] = SERVED.filter((row) => row.publicFile !== undefined).map(staticSurface);
 
 /** Headers every anonymous file carries besides its Content-Type and Cache-Control (gateway/app.ts, gateway/send.ts). */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
@@ -144,7 +148,7 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
     ...Object.entries(COMMON_HEADERS).map(([name, value]) => `    add_header ${name} ${quote(value)}${always ? ' always' : ''};`),
   ];
   for (const surface of STATIC_SURFACES) {
-    lines.push(`# ${surface.what}: ${surface.source}`);
+    lines.push(`# ${surface.id}: ${surface.source}`);
     lines.push(`location ${surface.nginxLocation} {`);
     if (surface.queryParameter && flavour === 'gateway') {
       lines.push(`    error_page 418 = ${NGINX_GATEWAY_LOCATION};`);

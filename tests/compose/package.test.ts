@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { SCHEMA_VERSION, serialize } from '../../src/serialize.ts';
 import { analyze } from '../../src/compose/analysis.ts';
-import { composeCard, composeDeps, composeEnvelope, composeRecord, composeScorecard, composeVersions, packageLinks } from '../../src/compose/package.ts';
+import { composeCard, composeDeps, composeEnvelope, composeRecord, composeScorecard, composeVersions } from '../../src/compose/package.ts';
 import type { CatalogState } from '../../src/compose/types.ts';
 import { ARCHIVE_SHA256, advisory, catalogState, manifest, scorecard, sha, shipped } from '../helpers/state.ts';
 
@@ -63,7 +63,13 @@ describe('package record fields (SPEC.md "Package record envelope", CATALOG-FORM
       reverseDependencies: [],
       advisories: [],
       scorecard: null,
-      links: packageLinks('zlib'),
+      links: {
+        self: '/api/pkgs/zlib.json',
+        page: '/pkgs/zlib',
+        markdown: '/pkgs/zlib.md',
+        sbom: '/api/pkgs/zlib/sbom.json',
+        badge: '/api/pkgs/zlib/badge.svg',
+      },
     });
   });
 

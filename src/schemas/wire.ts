@@ -1,0 +1,264 @@
+/**
+ * The wire schemas: the one description of every JSON body pkgcat emits. From these come the
+ * TypeScript types of the composed payloads (src/compose), the build's check of every body it
+ * publishes (build/validate.ts), and (with the surface registry) the OpenAPI document and the
+ * tool server's output schemas. Objects are strict: a field the schema does not name is an
+ * error, so a payload cannot grow a field that the published contract does not show.
+ *
+ * Pure: zod only, no I/O.
+ */
+import { z } from 'zod';
+import { FULL_SHA, PACKAGE_NAME } from '../grammar.ts';
+
+/** The wire schema version carried by every JSON payload (its major version: a bump is a breaking change). */
+export const SCHEMA_VERSION = 1;
+
+const schemaVersion = z.literal(SCHEMA_VERSION).describe('Wire schema version; compare it with the OpenAPI document\'s major version.');
+const sha = z.string().regex(FULL_SHA).describe('A 40-character lowercase hex commit sha of the catalog\'s main branch.');
+const timestamp = z.iso.datetime().describe('ISO-8601 UTC timestamp (the commit\'s committer time).');
+const packageName = z.string().regex(PACKAGE_NAME).describe('A package name: first character alphanumeric, then alphanumerics, `.`, `_`, `-`.');
+
+export const Severity = z.enum(['critical', 'high', 'medium', 'low', 'unknown']).describe('Advisory severity, lowercase.');
+
+export const CommitInfo = z
+  .strictObject({
+    sha,
+    message: z.string().nullable().describe('First line of the commit message; null when empty or not valid UTF-8.'),
+    pushedAt: timestamp,
+  })
+  .meta({ id: 'Commit' });
+
+export const RecentCommits = z.array(CommitInfo).describe('Distinct commits of main, newest first.').meta({ id: 'RecentCommits' });
+
+export const DependencySets = z
+  .strictObject({
+    build: z.array(packageName).describe('Build-time dependencies, by catalog package name.'),
+    runtime: z.array(packageName).describe('Runtime dependencies, by catalog package name.'),
+  })
+  .meta({ id: 'DependencySets' });
+
+export const SlimAdvisory = z
+  .strictObject({ id: z.string(), severity: Severity, summary: z.string().nullable() })
+  .meta({ id: 'SlimAdvisory' });
+
+export const FullAdvisory = z
+  .strictObject({
+    id: z.string(),
+    summary: z.string().nullable(),
+    details: z.string().nullable(),
+    aliases: z.array(z.string()),
+    published: z.string().nullable(),
+    modified: z.string(),
+    severity: Severity,
+    cvss: z.strictObject({ version: z.string(), vector: z.string(), score: z.number() }).nullable(),
+    affectedPackage: packageName.describe('The package this advisory object is seen from (in the full bundle\'s map: the alphabetically first active one).'),
+    fixedIn: z.array(z.string()).describe('Versions that fix it for the affected package.'),
+    references: z.array(z.looseObject({ type: z.string().optional(), url: z.string().optional() })),
+  })
+  .meta({ id: 'Advisory' });
+
+export const Scorecard = z
+  .looseObject({
+    date: z.string().optional(),
+    repo: z.looseObject({ name: z.string().optional(), commit: z.string().optional() }).optional(),
+    scorecard: z.looseObject({ version: z.string().optional(), commit: z.string().optional() }).optional(),
+    score: z.number().min(-1).max(10).describe('OpenSSF Scorecard overall score, 0 to 10, or -1 when unknown.'),
+    checks: z.array(
+      z.looseObject({
+        name: z.string(),
+        score: z.number(),
+        reason: z.string().optional(),
+        details: z.array(z.string()).nullable().optional(),
+        documentation: z.looseObject({ short: z.string().optional(), url: z.string().optional() }).optional(),
+      }),
+    ),
+    normalizedScore: z.number().int().min(0).max(100).nullable().describe('round(score * 10); null when the score is unknown.'),
+  })
+  .meta({ id: 'Scorecard' });
+
+export const PackageLinks = z
+  .strictObject({ self: z.string(), page: z.string(), markdown: z.string(), sbom: z.string(), badge: z.string() })
+  .describe('Where the package\'s other surfaces live, relative to the site root.')
+  .meta({ id: 'PackageLinks' });
+
+export const PackageRecord = z
+  .strictObject({
+    name: packageName,
+    version: z.string(),
+    description: z.string(),
+    license: z.string().describe('SPDX license expression, as the catalog gives it.'),
+    homepage: z.string().nullable(),
+    repository: z.string().nullable(),
+    categories: z.array(z.string()),
+    stars: z.number().int().min(0),
+    archive: z.strictObject({ url: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    dependencies: DependencySets,
+    reverseDependencies: z.array(packageName).describe('Packages that list this one as a dependency at this commit.'),
+    advisories: z.array(FullAdvisory).describe('Active direct advisories.'),
+    scorecard: Scorecard.nullable(),
+    links: PackageLinks,
+  })
+  .meta({ id: 'PackageRecord' });
+
+export const PackageEnvelope = z
+  .strictObject({ schemaVersion, commitSha: sha, pushedAt: timestamp, package: PackageRecord })
+  .meta({ id: 'PackageEnvelope' });
+
+export const PackageCard = z
+  .strictObject({
+    name: packageName,
+    version: z.string(),
+    description: z.string(),
+    license: z.string(),
+    categories: z.array(z.string()),
+    stars: z.number().int().min(0),
+    advisories: z.array(SlimAdvisory),
+    maxSeverity: Severity.nullable(),
+  })
+  .meta({ id: 'PackageCard' });
+
+export const ListingBundle = z
+  .strictObject({
+    schemaVersion,
+    commitSha: sha,
+    pushedAt: timestamp,
+    packages: z.array(PackageCard),
+    allCategories: z.array(z.string()),
+  })
+  .meta({ id: 'ListingBundle' });
+
+export const TransitiveAdvisory = z
+  .strictObject({
+    advisoryId: z.string(),
+    culpritPath: z.array(packageName).min(2).describe('From the package to the culprit carrying the advisory, both included.'),
+  })
+  .meta({ id: 'TransitiveAdvisory' });
+
+export const FullBundle = z
+  .strictObject({
+    schemaVersion,
+    commitSha: sha,
+    pushedAt: timestamp,
+    packages: z.array(PackageRecord),
+    advisories: z.record(z.string(), FullAdvisory).describe('Every active advisory once, by id.'),
+    transitiveAdvisories: z.array(TransitiveAdvisory),
+  })
+  .meta({ id: 'FullBundle' });
+
+const nameVersion = z.strictObject({ name: packageName, version: z.string() });
+
+export const Diff = z
+  .strictObject({
+    schemaVersion,
+    sha,
+    base: sha,
+    pushedAt: timestamp,
+    basePushedAt: timestamp,
+    added: z.array(nameVersion),
+    removed: z.array(nameVersion),
+    versionChanges: z.array(
+      z.strictObject({
+        name: packageName,
+        fromVersion: z.string(),
+        toVersion: z.string(),
+        direction: z.enum(['upgrade', 'downgrade', 'equivalent']),
+      }),
+    ),
+    advisoryChanges: z.array(
+      z.strictObject({
+        name: packageName,
+        fromCount: z.number().int().min(0),
+        toCount: z.number().int().min(0),
+        fromSeverity: Severity.nullable(),
+        toSeverity: Severity.nullable(),
+        added: z.array(z.string()),
+        removed: z.array(z.string()),
+      }),
+    ),
+  })
+  .meta({ id: 'Diff' });
+
+export const Dependencies = z
+  .strictObject({
+    schemaVersion,
+    name: packageName,
+    dependencies: z.array(
+      z.strictObject({
+        name: packageName,
+        scopes: z.array(z.enum(['build', 'runtime'])).min(1),
+        missing: z.boolean().describe('True for a dangling dependency: no such package at this commit.'),
+        version: z.string().nullable(),
+        license: z.string().nullable(),
+        advisories: z.array(SlimAdvisory),
+        maxSeverity: Severity.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'Dependencies' });
+
+export const VersionHistory = z
+  .strictObject({
+    schemaVersion,
+    name: packageName,
+    versions: z.array(
+      z.strictObject({
+        version: z.string(),
+        sha,
+        pushedAt: timestamp,
+        filesChanged: z.number().int().min(0),
+        linesAdded: z.number().int().min(0),
+        linesRemoved: z.number().int().min(0),
+        dependencies: DependencySets,
+      }),
+    ),
+  })
+  .meta({ id: 'VersionHistory' });
+
+export const ErrorBody = z
+  .strictObject({
+    error: z.string().describe('A stable code: `not_found`, `auth_required`, `ambiguous sha`, `method_not_allowed`, `internal`, ...'),
+    message: z.string().describe('What went wrong, for a person.'),
+  })
+  .meta({ id: 'Error' });
+
+/** Every wire schema by name: the surface registry names a row's body by one of these keys. */
+export const WIRE = {
+  PackageEnvelope,
+  RecentCommits,
+  ListingBundle,
+  FullBundle,
+  Diff,
+  Dependencies,
+  VersionHistory,
+  ErrorBody,
+} as const;
+
+export type WireName = keyof typeof WIRE;
+
+export type CommitInfo = z.infer<typeof CommitInfo>;
+export type DependencySets = z.infer<typeof DependencySets>;
+export type SlimAdvisory = z.infer<typeof SlimAdvisory>;
+export type FullAdvisory = z.infer<typeof FullAdvisory>;
+export type PackageRecord = z.infer<typeof PackageRecord>;
+export type PackageEnvelope = z.infer<typeof PackageEnvelope>;
+export type PackageCard = z.infer<typeof PackageCard>;
+export type ListingBundle = z.infer<typeof ListingBundle>;
+export type TransitiveAdvisory = z.infer<typeof TransitiveAdvisory>;
+export type FullBundle = z.infer<typeof FullBundle>;
+export type Diff = z.infer<typeof Diff>;
+export type Dependencies = z.infer<typeof Dependencies>;
+export type VersionHistory = z.infer<typeof VersionHistory>;
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/**
+ * Checks a parsed body against a wire schema. Returns null when it conforms, else one line
+ * naming every field that does not (path and reason), for build diagnostics and test failures.
+ */
+export function wireProblems(name: WireName, value: unknown): string | null {
+  const result = WIRE[name].safeParse(value);
+  if (result.success) return null;
+  return result.error.issues
+    .slice(0, 10)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ') + (result.error.issues.length > 10 ? `; and ${result.error.issues.length - 10} more` : '');
+}

@@ -1,0 +1,269 @@
+/**
+ * THE surface registry: one row per surface of the service, those served today and those still
+ * to come. Data only. Everything that knows a URL reads it from here: the gateway's routes
+ * (gateway/routes.ts), the files a release holds (build/publish.ts), the header rules for static
+ * hosts (src/http/static-rules.ts), the links inside a package record (packageLinks), the build's
+ * self-validation (build/validate.ts), and, as they arrive, the OpenAPI document and the sitemap.
+ *
+ * Rows are matched in order, so a fixed path comes before the `{name}` pattern it would
+ * otherwise lose to (a package named like a fixed route is reported by the build; the fixed
+ * route wins). docs/api.md describes each surface for users.
+ */
+import { CACHE } from '../http/cache-control.ts';
+import { CONTENT_TYPE } from '../http/content-types.ts';
+import type { WireName } from '../schemas/wire.ts';
+
+/**
+ * floating: no sha in the path; anonymous; the latest state; the same bytes for every caller.
+ * pinned:   under /api/pkgs/bundle/{sha}/...; behind the session gate; content-addressed.
+ * alias:    an anonymous redirect to a pinned URL.
+ * document: an anonymous page or document for people, agents and crawlers (latest state).
+ * tool:     the MCP tool server (POST).
+ */
+export type Family = 'floating' | 'pinned' | 'alias' | 'document' | 'tool';
+
+/** A query parameter and the rule for values it does not understand (never a 400). */
+export type QueryParameter =
+  | {
+      readonly name: string;
+      readonly kind: 'integer';
+      readonly default: number;
+      readonly min: number;
+      readonly max: number;
+      /** What happens to other values. */
+      readonly fallback: string;
+    }
+  | {
+      readonly name: string;
+      readonly kind: 'enum';
+      readonly values: readonly string[];
+      readonly default: string;
+      readonly fallback: string;
+    };
+
+export interface SurfaceRow {
+  /** Stable identifier: the gateway's resolvers and the build's writers are keyed by it. */
+  readonly id: string;
+  /** URL path template; `{name}`, `{sha}`, `{base}`, `{id}` are parameters (grammar in src/grammar.ts). */
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly family: Family;
+  /** Content-Type of a success; a resolver may pick another listed here (an SBOM's follows its format). */
+  readonly contentType: string;
+  /** Cache-Control of a success (src/http/cache-control.ts). */
+  readonly cacheControl: string;
+  /** Wire schema of a JSON body (src/schemas/wire.ts); absent for non-JSON or external formats. */
+  readonly body?: WireName;
+  readonly query?: readonly QueryParameter[];
+  /**
+   * The file it becomes in a release's public/ (a URL path without its leading slash, same
+   * parameters as `path`), for static hosts; absent when only the gateway can answer it.
+   */
+  readonly publicFile?: string;
+  /** In the OpenAPI document's path set (the JSON API). */
+  readonly openapi: boolean;
+  /** Served by this version; false: specified and coming (answers 404 until then). */
+  readonly served: boolean;
+  /** Which row of the specification it implements, for maintainers. */
+  readonly source: string;
+}
+
+const FORMAT: QueryParameter = {
+  name: 'format',
+  kind: 'enum',
+  values: ['cyclonedx', 'spdx'],
+  default: 'cyclonedx',
+  fallback: '`spdx` gives SPDX 2.3; any other value, or none, gives CycloneDX 1.5',
+};
+
+const METRIC: QueryParameter = {
+  name: 'metric',
+  kind: 'enum',
+  values: ['score', 'advisories'],
+  default: 'score',
+  fallback: 'any other value, or none, gives the score badge',
+};
+
+const LIMIT: QueryParameter = {
+  name: 'limit',
+  kind: 'integer',
+  default: 30,
+  min: 1,
+  max: 50,
+  fallback: 'clamped into [1, 50]; a value that is not a number gives 30',
+};
+
+const pinned = (id: string, path: string, body: WireName | undefined, source: string, extra: Partial<SurfaceRow> = {}): SurfaceRow => ({
+  id,
+  path,
+  method: 'GET',
+  family: 'pinned',
+  contentType: CONTENT_TYPE.json,
+  cacheControl: CACHE.pinned,
+  body,
+  openapi: true,
+  served: true,
+  source,
+  ...extra,
+});
+
+const document = (id: string, path: string, contentType: string, cacheControl: string, publicFile: string, source: string): SurfaceRow => ({
+  id,
+  path,
+  method: 'GET',
+  family: 'document',
+  contentType,
+  cacheControl,
+  publicFile,
+  openapi: false,
+  served: false,
+  source,
+});
+
+export const SURFACES = [
+  // Fixed paths under /api/pkgs/ first.
+  {
+    id: 'recent-commits',
+    path: '/api/pkgs/recent-commits.json',
+    method: 'GET',
+    family: 'floating',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.floating,
+    body: 'RecentCommits',
+    query: [LIMIT],
+    publicFile: 'api/pkgs/recent-commits.json',
+    openapi: true,
+    served: true,
+    source: 'SPEC.md Endpoints: GET /api/pkgs/recent-commits.json',
+  },
+  {
+    id: 'openapi',
+    path: '/api/pkgs/openapi.json',
+    method: 'GET',
+    family: 'floating',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.openapi,
+    publicFile: 'api/pkgs/openapi.json',
+    openapi: true,
+    served: false,
+    source: 'SPEC.md Endpoints: GET /api/pkgs/openapi.json',
+  },
+  {
+    id: 'latest-bundle',
+    path: '/api/pkgs/bundle/latest.json',
+    method: 'GET',
+    family: 'alias',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.alias,
+    openapi: true,
+    served: true,
+    source: 'SPEC.md Endpoints: GET /api/pkgs/bundle/latest.json',
+  },
+  // Sha-pinned: the `{name}` rows before diff, so a package named `diff` keeps its deps.json and versions.json.
+  pinned('listing-bundle', '/api/pkgs/bundle/{sha}.json', 'ListingBundle', 'SPEC.md Endpoints: GET /api/pkgs/bundle/{sha}.json'),
+  pinned('full-bundle', '/api/pkgs/bundle/{sha}/full.json', 'FullBundle', 'SPEC.md Endpoints: GET /api/pkgs/bundle/{sha}/full.json'),
+  pinned('pinned-deps', '/api/pkgs/bundle/{sha}/{name}/deps.json', 'Dependencies', 'SPEC.md Endpoints: GET .../{name}/deps.json'),
+  pinned('pinned-versions', '/api/pkgs/bundle/{sha}/{name}/versions.json', 'VersionHistory', 'SPEC.md Endpoints: GET .../{name}/versions.json'),
+  pinned('pinned-sbom', '/api/pkgs/bundle/{sha}/{name}/sbom.json', undefined, 'SPEC.md Endpoints: GET .../{name}/sbom.json', {
+    contentType: CONTENT_TYPE.cyclonedx,
+    query: [FORMAT],
+    served: false,
+  }),
+  pinned('diff', '/api/pkgs/bundle/{sha}/diff/{base}.json', 'Diff', 'SPEC.md Endpoints: GET /api/pkgs/bundle/{sha}/diff/{base}.json'),
+  // Floats-latest by name, after every fixed path.
+  {
+    id: 'package-sbom',
+    path: '/api/pkgs/{name}/sbom.json',
+    method: 'GET',
+    family: 'floating',
+    contentType: CONTENT_TYPE.cyclonedx,
+    cacheControl: CACHE.floating,
+    query: [FORMAT],
+    openapi: true,
+    served: false,
+    source: 'SPEC.md Endpoints: GET /api/pkgs/{name}/sbom.json',
+  },
+  {
+    id: 'package-badge',
+    path: '/api/pkgs/{name}/badge.svg',
+    method: 'GET',
+    family: 'floating',
+    contentType: CONTENT_TYPE.svg,
+    cacheControl: CACHE.floating,
+    query: [METRIC],
+    openapi: true,
+    served: false,
+    source: 'SPEC.md Endpoints: GET /api/pkgs/{name}/badge.svg',
+  },
+  {
+    id: 'package',
+    path: '/api/pkgs/{name}.json',
+    method: 'GET',
+    family: 'floating',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.floating,
+    body: 'PackageEnvelope',
+    publicFile: 'api/pkgs/{name}.json',
+    openapi: true,
+    served: true,
+    source: 'SPEC.md Endpoints: GET /api/pkgs/{name}.json',
+  },
+  // Documents for people, agents and crawlers (SPEC.md "Other read-only surfaces"; pages, changes and advisory pages beyond it).
+  document('advisory-feed', '/pkgs/advisories.xml', CONTENT_TYPE.atom, CACHE.feed, 'pkgs/advisories.xml', 'SPEC.md Other read-only surfaces: /pkgs/advisories.xml'),
+  document('changes-feed', '/pkgs/changes.xml', CONTENT_TYPE.atom, CACHE.feed, 'pkgs/changes.xml', 'beyond SPEC.md: an Atom feed of recent changes'),
+  document('package-markdown', '/pkgs/{name}.md', CONTENT_TYPE.markdown, CACHE.pages, 'pkgs/{name}.md', 'SPEC.md Other read-only surfaces: /pkgs/{name}.md'),
+  document('package-page', '/pkgs/{name}', CONTENT_TYPE.html, CACHE.pages, 'pkgs/{name}/index.html', 'SPEC.md: the package detail page (the record\'s `page` link)'),
+  document('advisory-markdown', '/advisories/{id}.md', CONTENT_TYPE.markdown, CACHE.pages, 'advisories/{id}.md', 'beyond SPEC.md: an advisory\'s markdown mirror'),
+  document('advisory-page', '/advisories/{id}', CONTENT_TYPE.html, CACHE.pages, 'advisories/{id}/index.html', 'beyond SPEC.md: a page per active advisory'),
+  document('changes-page', '/changes', CONTENT_TYPE.html, CACHE.pages, 'changes/index.html', 'SPEC.md: the changes page (diff rule: same helper)'),
+  document('llms-txt', '/llms.txt', CONTENT_TYPE.text, CACHE.pages, 'llms.txt', 'SPEC.md Other read-only surfaces: /llms.txt'),
+  document('llms-full-txt', '/llms-full.txt', CONTENT_TYPE.text, CACHE.pages, 'llms-full.txt', 'beyond SPEC.md: every markdown mirror in one file'),
+  document('sitemap', '/sitemap.xml', CONTENT_TYPE.xml, CACHE.pages, 'sitemap.xml', 'SPEC.md Other read-only surfaces: /sitemap.xml'),
+  document('search-page', '/', CONTENT_TYPE.html, CACHE.pages, 'index.html', 'SPEC.md: the search page (inline listing bundle)'),
+  {
+    id: 'tool-server',
+    path: '/api/mcp',
+    method: 'POST',
+    family: 'tool',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.pinned,
+    openapi: false,
+    served: false,
+    source: 'SPEC.md Tool server: POST /api/mcp',
+  },
+] as const satisfies readonly SurfaceRow[];
+
+export type SurfaceId = (typeof SURFACES)[number]['id'];
+
+/** The row of `id`. */
+export function surface(id: SurfaceId): SurfaceRow {
+  return SURFACES.find((row) => row.id === id)!;
+}
+
+/** The rows this version serves. */
+export const SERVED: readonly SurfaceRow[] = SURFACES.filter((row) => row.served);
+
+/** `template` (a path or publicFile) with its `{param}`s filled in, percent-encoding each value. */
+export function fillTemplate(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_match, key: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`${template}: no value for {${key}}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The parameter names of a template, in order. */
+export function templateParams(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+}
+
+/** Where a package's other surfaces live, relative to the site root (the record's `links`). */
+export function packageLinks(name: string) {
+  return {
+    self: fillTemplate(surface('package').path, { name }),
+    page: fillTemplate(surface('package-page').path, { name }),
+    markdown: fillTemplate(surface('package-markdown').path, { name }),
+    sbom: fillTemplate(surface('package-sbom').path, { name }),
+    badge: fillTemplate(surface('package-badge').path, { name }),
+  };
+}
