@@ -8,7 +8,7 @@ import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
 import { errorHandler, unknownPath } from './errors.ts';
 import { methodGuard, surfaceRouter } from './routes.ts';
-import { SURFACES } from './surfaces.ts';
+import { servedSurfaces } from './surfaces.ts';
 
 export interface GatewayOptions {
   /** The build output directory (`pkgcat build --out`). */
@@ -57,8 +57,9 @@ export function createApp(options: GatewayOptions): express.Express {
 
   app.use(noSniff);
   app.use('/auth', options.auth.sessionMiddleware, options.auth.router);
-  app.use(methodGuard(SURFACES));
-  app.use(surfaceRouter(SURFACES, catalog, options.auth));
+  const routes = servedSurfaces();
+  app.use(methodGuard(routes));
+  app.use(surfaceRouter(routes, catalog, options.auth));
   app.use(unknownPath);
   app.use(errorHandler(log));
   return app;

@@ -7,6 +7,8 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { serialize } from '../src/serialize.ts';
 import { CACHE } from '../src/http/cache-control.ts';
 import { CONTENT_TYPE } from '../src/http/content-types.ts';
+import type { SurfaceRow } from '../src/surfaces/registry.ts';
+import type { Failure } from './surface.ts';
 
 export class HttpError extends Error {
   readonly status: number;
@@ -47,6 +49,16 @@ export function malformedSha(): HttpError {
 /** 400 `ambiguous sha`: SPEC.md Errors. */
 export function ambiguousSha(prefix: string, matches: number): HttpError {
   return new HttpError(400, 'ambiguous sha', `The prefix ${prefix} matches ${matches} commits on the main branch; use more characters.`, cache(CACHE.pinned));
+}
+
+/** The HTTP error of a resolver's Failure on registry row `row` (SPEC.md Errors, DECISIONS.md 8). */
+export function httpErrorOf(failure: Failure, row: SurfaceRow): HttpError {
+  switch (failure.reason) {
+    case 'unknown-package':
+      return unknownPackage(failure.name, row.family === 'pinned' ? CACHE.pinned : CACHE.negative);
+    case 'no-commits':
+      return notFound('The catalog has no commits yet.', row.cacheControl);
+  }
 }
 
 export function methodNotAllowed(allow: string): HttpError {

@@ -1,68 +1,89 @@
 /**
- * Mounts the route table: a method guard (405 before any parameter is looked at), then one
- * router whose `param` handlers resolve names and shas before any route runs, and whose
- * sha-pinned rows redirect expanded prefixes and then pass the session gate, in that order.
+ * Mounts the served rows of the surface registry: a method guard (405 before any parameter is
+ * looked at), then one router whose `param` handlers resolve names and shas before any route
+ * runs, and whose sha-pinned rows redirect expanded prefixes and then pass the session gate,
+ * in that order. Resolvers see parsed parameters and query values, never the request.
  */
 import express, { type RequestHandler, type Router } from 'express';
 import type { Auth } from './auth/index.ts';
 import { CACHE } from '../src/http/cache-control.ts';
+import { resolveQuery } from '../src/surfaces/query.ts';
+import { fillTemplate, type SurfaceRow } from '../src/surfaces/registry.ts';
 import type { Catalog } from './catalog.ts';
-import { methodNotAllowed } from './errors.ts';
+import { httpErrorOf, methodNotAllowed } from './errors.ts';
 import { registerParams } from './params.ts';
 import { requestRelease, requestState } from './request-state.ts';
 import { sendAnswer } from './send.ts';
-import type { Surface } from './surface.ts';
+import type { Resolver } from './surface.ts';
 
 const ROUTER_OPTIONS = { strict: true, caseSensitive: true } as const;
 const ALLOW = 'GET, HEAD';
 
+export interface Route {
+  readonly row: SurfaceRow;
+  readonly resolve: Resolver;
+}
+
+/**
+ * The Express path of a row: `{param}` becomes `:param`, except that a sha-pinned row's `{name}`
+ * is `:pkg` (its name is checked against the commit, not the tip: params.ts).
+ */
+export function expressPath(row: SurfaceRow): string {
+  return row.path.replace(/\{(\w+)\}/g, (_match, key: string) => `:${key === 'name' && row.family === 'pinned' ? 'pkg' : key}`);
+}
+
 /** Other methods on a known path: 405 with `Allow`, whatever the parameters say. */
-export function methodGuard(surfaces: readonly Surface[]): Router {
+export function methodGuard(routes: readonly Route[]): Router {
   const router = express.Router(ROUTER_OPTIONS);
   const guard: RequestHandler = (req, _res, next) => next(req.method === 'GET' || req.method === 'HEAD' ? undefined : methodNotAllowed(ALLOW));
-  for (const surface of surfaces) router.all(surface.path, guard);
+  for (const { row } of routes) router.all(expressPath(row), guard);
   return router;
 }
 
-/** `pattern` with its `:param`s filled in. */
-function fillPath(pattern: string, params: Readonly<Record<string, string>>): string {
-  return pattern.replace(/:(\w+)/g, (_match, key: string) => encodeURIComponent(params[key]));
+/** The request's path parameters under the registry's names. */
+function templateParams(row: SurfaceRow, params: Readonly<Record<string, string>>): Record<string, string> {
+  const values: Record<string, string> = { ...params };
+  if (row.family === 'pinned' && params.pkg !== undefined) values.name = params.pkg;
+  delete values.pkg;
+  return values;
 }
 
 /** SPEC.md Errors: a unique prefix answers 301 to the canonical 40-hex URL, query string kept as sent. */
-function canonicalRedirect(surface: Surface, catalog: Catalog): RequestHandler {
+function canonicalRedirect(row: SurfaceRow, catalog: Catalog): RequestHandler {
   return async (req, res, next) => {
     const state = requestState(res);
     if (state.expanded.size === 0) return next();
     const query = req.originalUrl.indexOf('?');
-    const location = fillPath(surface.path, req.params as Record<string, string>) + (query >= 0 ? req.originalUrl.slice(query) : '');
+    const location = fillTemplate(row.path, templateParams(row, req.params as Record<string, string>)) + (query >= 0 ? req.originalUrl.slice(query) : '');
     const cacheControl = state.shortestPrefix >= 12 ? CACHE.longPrefixRedirect : CACHE.pinned;
-    await sendAnswer(req, res, surface, { kind: 'redirect', status: 301, location, cacheControl }, catalog);
+    await sendAnswer(req, res, row, { kind: 'redirect', status: 301, location, cacheControl }, catalog);
   };
 }
 
-function serve(surface: Surface, catalog: Catalog): RequestHandler {
-  return async (req, res) => {
-    const answer = await surface.resolve({
-      req,
+function serve({ row, resolve }: Route, catalog: Catalog): RequestHandler {
+  return async (req, res, next) => {
+    const result = await resolve({
       catalog,
       release: () => requestRelease(res, catalog.releases),
-      params: req.params as Record<string, string>,
+      params: templateParams(row, req.params as Record<string, string>),
       packageKey: requestState(res).packageKey,
+      query: resolveQuery(row, req.query as Record<string, unknown>),
     });
-    await sendAnswer(req, res, surface, answer, catalog);
+    if (result.kind === 'failure') return next(httpErrorOf(result, row));
+    await sendAnswer(req, res, row, result, catalog);
   };
 }
 
-export function surfaceRouter(surfaces: readonly Surface[], catalog: Catalog, auth: Auth): Router {
+export function surfaceRouter(routes: readonly Route[], catalog: Catalog, auth: Auth): Router {
   const router = express.Router(ROUTER_OPTIONS);
   registerParams(router, catalog.releases);
-  for (const surface of surfaces) {
-    if (surface.family === 'pinned') {
+  for (const route of routes) {
+    const path = expressPath(route.row);
+    if (route.row.family === 'pinned') {
       // Anonymous rows never see the session middleware: no Set-Cookie, the same bytes for everyone.
-      router.get(surface.path, canonicalRedirect(surface, catalog), auth.sessionMiddleware, auth.requireSession, serve(surface, catalog));
+      router.get(path, canonicalRedirect(route.row, catalog), auth.sessionMiddleware, auth.requireSession, serve(route, catalog));
     } else {
-      router.get(surface.path, serve(surface, catalog));
+      router.get(path, serve(route, catalog));
     }
   }
   return router;

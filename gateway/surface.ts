@@ -1,29 +1,27 @@
 /**
- * The shape of a surface: one row of the route table (surfaces.ts). A row names its path, its
- * family and its default headers, and resolves a request to an Answer; the gateway does the rest
- * (parameters, gate, encoding, HEAD, errors), so a new document is a new row and no new plumbing.
+ * What a resolver is: the code behind one registry row (src/surfaces/registry.ts). A resolver
+ * takes parsed parameters and query values, never an Express request, and returns an Answer or
+ * a typed Failure; the gateway turns a Failure into the specification's HTTP error
+ * (errors.ts httpErrorOf), and the tool server will turn it into an `isError` result.
  */
-import type { Request } from 'express';
 import type { StoredBody } from '../src/store/layout.ts';
+import type { QueryValues } from '../src/surfaces/query.ts';
+import type { SurfaceRow } from '../src/surfaces/registry.ts';
 import type { Catalog } from './catalog.ts';
 import type { Release } from './release.ts';
 
-/**
- * floating: no sha in the path, anonymous, the same bytes for every caller.
- * pinned:   under /api/pkgs/bundle/{sha}/..., behind the session gate, `private, no-store`.
- * alias:    anonymous redirect to a pinned URL (`bundle/latest.json`).
- */
-export type Family = 'floating' | 'pinned' | 'alias';
+export type { Family } from '../src/surfaces/registry.ts';
 
-export interface SurfaceRequest {
-  readonly req: Request;
+export interface ResolveRequest {
   readonly catalog: Catalog;
   /** The release this request reads (null: nothing published yet); read once per request. */
   readonly release: () => Promise<Release | null>;
   /** Path parameters, canonical: full shas, the canonical spelling of a floating `name`. */
   readonly params: Readonly<Record<string, string>>;
-  /** Name key of `:pkg` on sha-pinned routes. */
+  /** Name key of `{name}` on sha-pinned routes. */
   readonly packageKey: string | null;
+  /** The row's query parameters, each resolved to a value it understands (its default otherwise). */
+  readonly query: QueryValues;
 }
 
 interface AnswerHeaders {
@@ -45,11 +43,17 @@ export type Answer =
   | (AnswerHeaders & { readonly kind: 'object'; readonly hash: string; readonly etag?: string })
   | { readonly kind: 'redirect'; readonly status: 301 | 302; readonly location: string; readonly cacheControl: string };
 
-export interface Surface {
-  /** Express path pattern; parameters are `:name`, `:pkg`, `:sha`, `:base` (params.ts). */
-  readonly path: string;
-  readonly family: Family;
-  readonly contentType: string;
-  readonly cacheControl: string;
-  readonly resolve: (request: SurfaceRequest) => Promise<Answer>;
-}
+/** Why a resolver has no answer; the gateway maps each to its HTTP error (errors.ts httpErrorOf). */
+export type Failure =
+  /** The package is not in the catalog at that state (or has no such body there). */
+  | { readonly kind: 'failure'; readonly reason: 'unknown-package'; readonly name: string }
+  /** The catalog has no commits (or nothing is published yet). */
+  | { readonly kind: 'failure'; readonly reason: 'no-commits' };
+
+export const unknownPackageFailure = (name: string): Failure => ({ kind: 'failure', reason: 'unknown-package', name });
+export const noCommitsFailure: Failure = { kind: 'failure', reason: 'no-commits' };
+
+export type Resolver = (request: ResolveRequest) => Promise<Answer | Failure>;
+
+/** A registry row as the gateway serves it. */
+export type Surface = SurfaceRow;

@@ -1,19 +1,20 @@
-/** Answers of the floats-latest and alias rows: files the build wrote into the release's public/. */
+/** Resolvers of the floats-latest and alias rows: files the build wrote into the release's public/. */
 import { join } from 'node:path';
-import { clampLimit, composeRecentCommits, COMMITS_LIMIT } from '../../src/compose/commits.ts';
+import { composeRecentCommits } from '../../src/compose/commits.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths } from '../../src/store/layout.ts';
 import { CACHE } from '../../src/http/cache-control.ts';
-import { notFound } from '../errors.ts';
+import { fillTemplate, surface } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
-import type { Answer, SurfaceRequest } from '../surface.ts';
+import { noCommitsFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 /**
- * A file of the release's public tree, as an Answer (`file` is a URL path without the leading slash).
- * A published release never changes, so its files are kept in memory like the write-once objects.
+ * The public file of registry row `id` (with its parameters), as an Answer. A published release
+ * never changes, so its files are kept in memory like the write-once objects.
  */
-async function publicFile(catalog: Catalog, release: Release, file: string): Promise<Answer> {
+async function publicFile(catalog: Catalog, release: Release, id: 'package' | 'recent-commits', params: Record<string, string> = {}): Promise<Answer> {
+  const file = fillTemplate(surface(id).publicFile!, params);
   const path = join(paths.public(release.dir), file);
   const bytes = await catalog.writeOnceFile(path);
   if (!bytes) throw new Error(`${path} is missing from the release`);
@@ -21,10 +22,10 @@ async function publicFile(catalog: Catalog, release: Release, file: string): Pro
 }
 
 /** `/api/pkgs/{name}.json`: `name` is already the canonical spelling of a package at the tip (params.ts). */
-export async function packageRecord({ catalog, release, params }: SurfaceRequest): Promise<Answer> {
+export async function packageRecord({ catalog, release, params }: ResolveRequest): Promise<Answer> {
   const current = await release();
   if (!current) throw new Error('a package name resolved without a release');
-  return publicFile(catalog, current, paths.publicFile.packageRecord(params.name));
+  return publicFile(catalog, current, 'package', { name: params.name });
 }
 
 const NO_COMMITS: Answer = { kind: 'bytes', bytes: Buffer.from('[]'), identity: 'no-commits', cacheControl: CACHE.noStore };
@@ -33,12 +34,13 @@ const NO_COMMITS: Answer = { kind: 'bytes', bytes: Buffer.from('[]'), identity: 
  * `/api/pkgs/recent-commits.json`: the build's file for the default limit, else composed from the
  * release's chain. Empty history or any failure: 200 `[]`, `no-store`, never a 5xx (SPEC.md Errors).
  */
-export async function recentCommits({ req, release, catalog }: SurfaceRequest): Promise<Answer> {
+export async function recentCommits({ query, release, catalog }: ResolveRequest): Promise<Answer> {
   try {
     const current = await release();
     if (!current || current.chain.length === 0) return NO_COMMITS;
-    const limit = clampLimit(req.query.limit);
-    if (limit === COMMITS_LIMIT.default) return await publicFile(catalog, current, paths.publicFile.recentCommits());
+    const limit = query.limit as number;
+    const fallback = surface('recent-commits').query![0].default;
+    if (limit === fallback) return await publicFile(catalog, current, 'recent-commits');
     const bytes = Buffer.from(serialize(composeRecentCommits(current.chain, limit)), 'utf8');
     return { kind: 'bytes', bytes, identity: `release:${current.id}:recent-commits:${limit}` };
   } catch (error) {
@@ -47,9 +49,9 @@ export async function recentCommits({ req, release, catalog }: SurfaceRequest): 
   }
 }
 
-/** `/api/pkgs/bundle/latest.json`: 302 to the tip's listing bundle; 404 when nothing has a commit. */
-export async function latestBundle({ release }: SurfaceRequest): Promise<Answer> {
+/** `/api/pkgs/bundle/latest.json`: 302 to the tip's listing bundle; a failure when nothing has a commit. */
+export async function latestBundle({ release }: ResolveRequest): Promise<Answer | Failure> {
   const tip = (await release())?.info.tip;
-  if (!tip) throw notFound('The catalog has no commits yet.', CACHE.alias);
-  return { kind: 'redirect', status: 302, location: `/api/pkgs/bundle/${tip.sha}.json`, cacheControl: CACHE.alias };
+  if (!tip) return noCommitsFailure;
+  return { kind: 'redirect', status: 302, location: fillTemplate(surface('listing-bundle').path, { sha: tip.sha }), cacheControl: CACHE.alias };
 }

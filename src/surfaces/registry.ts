@@ -12,6 +12,7 @@
 import { CACHE } from '../http/cache-control.ts';
 import { CONTENT_TYPE } from '../http/content-types.ts';
 import type { WireName } from '../schemas/wire.ts';
+import { COMMITS_LIMIT } from '../compose/commits.ts';
 
 /**
  * floating: no sha in the path; anonymous; the latest state; the same bytes for every caller.
@@ -87,9 +88,7 @@ const METRIC: QueryParameter = {
 const LIMIT: QueryParameter = {
   name: 'limit',
   kind: 'integer',
-  default: 30,
-  min: 1,
-  max: 50,
+  ...COMMITS_LIMIT,
   fallback: 'clamped into [1, 50]; a value that is not a number gives 30',
 };
 
