@@ -11,7 +11,7 @@ import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
 import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
 import {
-  LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRoot,
+  LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { CatalogModel, type ModelSnapshot } from './model.ts';
@@ -156,7 +156,7 @@ async function buildLocked(
       if (commit.parent !== null && parentSide) {
         await writeFileAtomic(paths.diff(out, commit.sha, commit.parent), serialize(composeDiff(parentSide, composedCards)));
       }
-      const root: StateRoot = { layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics };
+      const root: StateRootFile = { layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics };
       await writeFileAtomic(paths.state(out, commit.sha), serialize(root));
       composedSha = commit.sha;
       composed += 1;

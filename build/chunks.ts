@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ObjectStore } from './objects.ts';
+import type { ChunkRef } from '../src/store/layout.ts';
 
 /** About one chunk boundary every CHUNK_SPREAD keys. */
 const CHUNK_SPREAD = 32;
@@ -23,10 +24,7 @@ function endsChunk(key: string): boolean {
   return ends;
 }
 
-export interface ChunkRef {
-  first: string;
-  object: string;
-}
+export type { ChunkRef };
 
 /**
  * A collection of items rendered into chunks by `render` (e.g. comma-joined JSON items for a

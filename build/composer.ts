@@ -10,11 +10,11 @@ import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } 
 import { analyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
-import { allCategories, fullBundle, listingBundle } from '../src/compose/bundles.ts';
+import { allCategories, listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
 import type { DiffSide } from '../src/compose/diff.ts';
 import type { PackageCard } from '../src/compose/package.ts';
-import type { PackageIndexEntry, StoredBody } from '../src/store/layout.ts';
+import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { ChunkedCollection, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
@@ -30,11 +30,8 @@ export interface ComposerSnapshot {
   index: [string, PackageIndexEntry][];
 }
 
-export interface ComposedCommit {
-  listing: StoredBody;
-  full: StoredBody;
-  packages: ChunkRef[];
-}
+/** What a state root records of one composed commit (src/store/layout.ts StateRootFile). */
+export type ComposedCommit = Pick<StateRootFile, 'listing' | 'full' | 'records' | 'transitive' | 'packages'>;
 
 function storedBody(segments: Segment[], lengthOf: (hash: string) => number): StoredBody {
   let length = 0;
@@ -168,7 +165,7 @@ export class Composer {
     this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));
 
     const records = await this.flush(this.records, store);
-    const cards = await this.flush(this.cards, store);
+    const cards = (await this.flush(this.cards, store)).map((ref) => ref.object);
     const transitive = await this.flush(this.transitive, store);
     const packages = await this.index.flush(store);
     for (const set of [this.dirtyRecords, this.dirtyViews, this.dirtyDeps, this.dirtyVersions]) set.clear();
@@ -177,11 +174,9 @@ export class Composer {
 
     const lengthOf = (hash: string) => this.lengths.get(hash)!;
     const listing = storedBody(serializeSegments(listingBundle(state.commit, new StoredArray(cards), allCategories(state))), lengthOf);
-    const full = storedBody(
-      serializeSegments(fullBundle(state.commit, new StoredArray(records), this.advisoryMapObject, new StoredArray(transitive))),
-      lengthOf,
-    );
-    return { listing, full, packages };
+    const advisories = this.advisoryMapObject.object;
+    const { etag, length } = storedBody(fullBundleSegments({ commit: state.commit, records, transitive, full: { advisories } }), lengthOf);
+    return { listing, full: { etag, length, advisories }, records, transitive, packages };
   }
 
   /** Stores a spliced object and remembers its length. */
@@ -202,12 +197,12 @@ export class Composer {
     return { commitSha: commit.sha, pushedAt: commit.pushedAt, packages };
   }
 
-  private async flush(collection: ChunkedCollection<string>, store: ObjectStore): Promise<string[]> {
+  private async flush(collection: ChunkedCollection<string>, store: ObjectStore): Promise<ChunkRef[]> {
     const refs = await collection.flush(store);
     for (const ref of refs) {
       if (!this.lengths.has(ref.object)) this.lengths.set(ref.object, await store.size(ref.object));
     }
-    return refs.map((ref) => ref.object);
+    return refs;
   }
 
   /** The seeds and every package that depends on one of them, directly or not. */

@@ -1,30 +1,49 @@
 /**
  * What the surfaces read, made once per app: the output directory, its releases, and caches of
- * things that never change once written (state roots, composed diffs, compressed bodies).
+ * things that never change once written (state roots, chunks, composed bodies, compressed
+ * bodies). It also answers per-package questions at any commit (a package's record, its
+ * dependency closure, its transitive advisories) from the state root's keyed chunks, without
+ * assembling a whole bundle.
  */
 import { readFile } from 'node:fs/promises';
-import { findIndexChunk, paths, readStateRoot, type PackageIndexEntry, type StateRoot } from '../src/store/layout.ts';
+import { nameKey } from '../src/grammar.ts';
+import {
+  findChunk, paths, readStateRoot, recordsOfChunk, transitiveOfChunk,
+  type ChunkRef, type PackageIndexEntry, type StateRoot,
+} from '../src/store/layout.ts';
+import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { AccelBodies } from './accel.ts';
-import { DiffStore } from './diff-store.ts';
+import { ComposedStore } from './composed-store.ts';
 import { CompressedCache } from './encoding.ts';
-import { Lru, Once } from './lru.ts';
+import { OnceCache } from './lru.ts';
 import { Releases } from './release.ts';
 
 export interface CatalogLimits {
   /** Total bytes of compressed bodies kept in memory. Default 64 MiB. */
   readonly compressedBytes?: number;
-  /** Total bytes of composed diffs kept in memory. Default 16 MiB. */
-  readonly diffBytes?: number;
+  /** Total bytes of bodies composed on request (diffs, ...) kept in memory. Default 16 MiB. */
+  readonly composedBytes?: number;
   /** Parsed state roots kept in memory. Default 256. */
   readonly stateRoots?: number;
   /** Total bytes of small write-once files (objects, their `.br`/`.gz` siblings) kept in memory. Default 32 MiB. */
   readonly fileBytes?: number;
   /** Parsed package-index chunks kept in memory. Default 1024. */
   readonly indexChunks?: number;
+  /** Total bytes (as stored) of parsed record and transitive chunks kept in memory. Default 64 MiB. */
+  readonly recordChunkBytes?: number;
 }
 
 /** Files larger than this are read each time (a bundle's chunks are streamed, not kept). */
 const KEEP_FILE_MAX_BYTES = 256 * 1024;
+
+/** A package and everything it reaches through build and runtime dependencies, at one commit. */
+export interface PackageClosure {
+  readonly root: PackageRecord;
+  /** Every package reached (the root excluded), by name key, in breadth-first order. */
+  readonly packages: ReadonlyMap<string, PackageRecord>;
+  /** Dependency names that are no package at that commit (dangling), as spelled by a dependent, sorted by key. */
+  readonly missing: readonly string[];
+}
 
 export class Catalog {
   readonly out: string;
@@ -32,16 +51,16 @@ export class Catalog {
   /** The public address of the site (DECISIONS.md 13) for rows that print absolute URLs; null when not configured. */
   readonly siteUrl: string | null;
   readonly releases: Releases;
-  readonly diffs: DiffStore;
+  /** Bodies composed on first request and written once (diffs of any pair, ...). */
+  readonly composed: ComposedStore;
   readonly compressed: CompressedCache;
   /** The X-Accel-Redirect mode (accel.ts); null: the gateway sends every body itself. */
   readonly accel: AccelBodies | null;
-  readonly #roots: Lru<StateRoot>;
-  readonly #once = new Once<StateRoot | null>();
-  readonly #files: Lru<{ bytes: Buffer | null }>;
-  readonly #filesOnce = new Once<{ bytes: Buffer | null }>();
-  readonly #chunks: Lru<Record<string, PackageIndexEntry>>;
-  readonly #chunksOnce = new Once<Record<string, PackageIndexEntry>>();
+  readonly #roots: OnceCache<StateRoot | null>;
+  readonly #files: OnceCache<{ bytes: Buffer | null }>;
+  readonly #indexChunks: OnceCache<Record<string, PackageIndexEntry>>;
+  readonly #recordChunks: OnceCache<{ size: number; items: Map<string, PackageRecord> }>;
+  readonly #transitiveChunks: OnceCache<{ size: number; items: Map<string, TransitiveAdvisory[]> }>;
 
   constructor(out: string, log: (line: string) => void, options: { siteUrl?: string; limits?: CatalogLimits; accelRedirect?: string } = {}) {
     const limits = options.limits ?? {};
@@ -49,11 +68,15 @@ export class Catalog {
     this.log = log;
     this.siteUrl = options.siteUrl ?? null;
     this.releases = new Releases(out);
-    this.diffs = new DiffStore(out, log, limits.diffBytes);
+    this.composed = new ComposedStore(out, log, limits.composedBytes);
     this.compressed = new CompressedCache(limits.compressedBytes ?? 64 * 1024 * 1024);
-    this.#roots = new Lru<StateRoot>(limits.stateRoots ?? 256);
-    this.#files = new Lru<{ bytes: Buffer | null }>(limits.fileBytes ?? 32 * 1024 * 1024, (entry) => 64 + (entry.bytes?.length ?? 0));
-    this.#chunks = new Lru<Record<string, PackageIndexEntry>>(limits.indexChunks ?? 1024);
+    this.#roots = new OnceCache(limits.stateRoots ?? 256);
+    this.#files = new OnceCache(limits.fileBytes ?? 32 * 1024 * 1024, (entry) => 64 + (entry.bytes?.length ?? 0));
+    this.#indexChunks = new OnceCache(limits.indexChunks ?? 1024);
+    const chunkBytes = limits.recordChunkBytes ?? 64 * 1024 * 1024;
+    // Half each: a closure walk must not push out the transitive chunks, nor the other way round.
+    this.#recordChunks = new OnceCache(chunkBytes / 2, (chunk) => chunk.size);
+    this.#transitiveChunks = new OnceCache(chunkBytes / 2, (chunk) => chunk.size);
     this.accel = options.accelRedirect ? new AccelBodies(out, options.accelRedirect, log) : null;
   }
 
@@ -64,45 +87,87 @@ export class Catalog {
    * only, bounded by size).
    */
   async writeOnceFile(file: string): Promise<Buffer | null> {
-    const hit = this.#files.get(file);
-    if (hit) return hit.bytes;
-    const entry = await this.#filesOnce.run(file, async () => {
-      const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return null;
-        throw error;
-      });
-      const loaded = { bytes };
-      if (!bytes || bytes.length <= KEEP_FILE_MAX_BYTES) this.#files.set(file, loaded);
-      return loaded;
-    });
+    const entry = await this.#files.get(
+      file,
+      async () => ({
+        bytes: await readFile(file).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null;
+          throw error;
+        }),
+      }),
+      (loaded) => !loaded.bytes || loaded.bytes.length <= KEEP_FILE_MAX_BYTES,
+    );
     return entry.bytes;
+  }
+
+  /** The bytes of a stored object that a state refers to. */
+  async #object(hash: string): Promise<Buffer> {
+    const bytes = await this.writeOnceFile(paths.object(this.out, hash));
+    if (!bytes) throw new Error(`object ${hash} is missing from objects/`);
+    return bytes;
+  }
+
+  /** `states/<sha>.json`, parsed; write-once, so a parsed root is kept. Null when never built. */
+  stateRoot(sha: string): Promise<StateRoot | null> {
+    return this.#roots.get(sha, () => readStateRoot(this.out, sha), (root) => root !== null);
   }
 
   /** The package-index entry of `key` at a commit (layout.ts lookupPackage), with the parsed chunk kept. */
   async packageEntry(root: StateRoot, key: string): Promise<PackageIndexEntry | null> {
-    const chunk = findIndexChunk(root.packages, key);
+    const chunk = findChunk(root.packages, key);
     if (!chunk) return null;
-    let entries = this.#chunks.get(chunk.object);
-    if (!entries) {
-      entries = await this.#chunksOnce.run(chunk.object, async () => {
-        const bytes = await this.writeOnceFile(paths.object(this.out, chunk.object));
-        if (!bytes) throw new Error(`index chunk ${chunk.object} is missing from objects/`);
-        const parsed = JSON.parse(bytes.toString('utf8')) as Record<string, PackageIndexEntry>;
-        this.#chunks.set(chunk.object, parsed);
-        return parsed;
-      });
-    }
+    const entries = await this.#indexChunks.get(chunk.object, async () => JSON.parse((await this.#object(chunk.object)).toString('utf8')));
     return Object.hasOwn(entries, key) ? entries[key] : null;
   }
 
-  /** `states/<sha>.json`, parsed; write-once, so a parsed root is kept. Null when never built. */
-  async stateRoot(sha: string): Promise<StateRoot | null> {
-    const hit = this.#roots.get(sha);
-    if (hit) return hit;
-    return this.#once.run(sha, async () => {
-      const root = await readStateRoot(this.out, sha);
-      if (root) this.#roots.set(sha, root);
-      return root;
-    });
+  /** The composed record of `key` at a commit (as in its full bundle), or null when the package is not there. */
+  async record(root: StateRoot, key: string): Promise<PackageRecord | null> {
+    const chunk = findChunk(root.records, key);
+    if (!chunk) return null;
+    const { items } = await this.#recordChunks.get(chunk.object, async () => this.#parsed(chunk, recordsOfChunk));
+    return items.get(key) ?? null;
+  }
+
+  /** The transitive advisory entries whose path starts at `key`, at a commit (empty when none). */
+  async transitive(root: StateRoot, key: string): Promise<TransitiveAdvisory[]> {
+    const chunk = findChunk(root.transitive, key);
+    if (!chunk) return [];
+    const { items } = await this.#transitiveChunks.get(chunk.object, async () => this.#parsed(chunk, transitiveOfChunk));
+    return items.get(key) ?? [];
+  }
+
+  async #parsed<T>(chunk: ChunkRef, parse: (text: string) => Map<string, T>): Promise<{ size: number; items: Map<string, T> }> {
+    const bytes = await this.#object(chunk.object);
+    return { size: bytes.length, items: parse(bytes.toString('utf8')) };
+  }
+
+  /**
+   * `key` and everything it reaches through build and runtime dependencies at a commit: a
+   * breadth-first walk over the records, ending at packages already visited (cycles end), with
+   * dangling names collected. Null when the package is not there.
+   */
+  async closure(root: StateRoot, key: string): Promise<PackageClosure | null> {
+    const start = await this.record(root, key);
+    if (!start) return null;
+    const packages = new Map<string, PackageRecord>();
+    const missing = new Map<string, string>();
+    const seen = new Set([key]);
+    let frontier = [start];
+    while (frontier.length > 0) {
+      const names = frontier.flatMap((record) => [...record.dependencies.build, ...record.dependencies.runtime]);
+      const next = names.filter((name) => !seen.has(nameKey(name)) && Boolean(seen.add(nameKey(name))));
+      const records = await Promise.all(next.map((name) => this.record(root, nameKey(name))));
+      frontier = [];
+      next.forEach((name, index) => {
+        const record = records[index];
+        if (record) {
+          packages.set(nameKey(name), record);
+          frontier.push(record);
+        } else {
+          missing.set(nameKey(name), name);
+        }
+      });
+    }
+    return { root: start, packages, missing: [...missing.keys()].sort().map((dep) => missing.get(dep)!) };
   }
 }

@@ -60,3 +60,30 @@ export class Once<V> {
     return promise;
   }
 }
+
+/**
+ * An Lru filled through Once: `get(key, load)` answers from memory, or runs `load` once for all
+ * concurrent callers of that key and keeps what it returns (when `keep` says so).
+ */
+export class OnceCache<V> {
+  readonly #lru: Lru<V>;
+  readonly #once = new Once<V>();
+
+  constructor(maxSize: number, sizeOf?: (value: V) => number) {
+    this.#lru = new Lru<V>(maxSize, sizeOf);
+  }
+
+  get(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    const hit = this.#lru.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    return this.#once.run(key, async () => {
+      const value = await load();
+      if (keep(value)) this.#lru.set(key, value);
+      return value;
+    });
+  }
+
+  get size(): number {
+    return this.#lru.size;
+  }
+}

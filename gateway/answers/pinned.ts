@@ -2,7 +2,9 @@
  * Resolvers of the sha-pinned rows, read from the commit's state root: `sha`/`base` are full
  * shas on the request's chain (params.ts) and the session gate has passed.
  */
-import type { StateRoot } from '../../src/store/layout.ts';
+import { composeDiff } from '../../src/compose/diff.ts';
+import { serialize } from '../../src/serialize.ts';
+import { paths, readListing, type StateRoot } from '../../src/store/layout.ts';
 import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 async function stateOf({ catalog, params }: ResolveRequest, param = 'sha'): Promise<StateRoot> {
@@ -32,9 +34,13 @@ async function packageObject(request: ResolveRequest, member: 'deps' | 'versions
 export const packageDeps = (request: ResolveRequest) => packageObject(request, 'deps');
 export const packageVersions = (request: ResolveRequest) => packageObject(request, 'versions');
 
-export async function diff(request: ResolveRequest): Promise<Answer> {
-  const { sha, base } = request.params;
-  const body = await request.catalog.diffs.get(sha, base);
+/** A diff is composed on its first request (the build writes each commit's against its parent) and kept. */
+export async function diff({ catalog, params }: ResolveRequest): Promise<Answer> {
+  const { sha, base } = params;
+  const body = await catalog.composed.get(paths.diff(catalog.out, sha, base), async () => {
+    const [baseListing, headListing] = await Promise.all([readListing(catalog.out, base), readListing(catalog.out, sha)]);
+    return baseListing && headListing ? Buffer.from(serialize(composeDiff(baseListing, headListing)), 'utf8') : null;
+  });
   if (!body) throw new Error(`the listing of ${sha} or ${base} is missing from states/`);
   return { kind: 'bytes', bytes: body.bytes, etag: body.etag, identity: `diff:${sha}/${base}`, file: body.file };
 }

@@ -19,12 +19,18 @@
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Segment } from '../serialize.ts';
+import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
+import { fullBundle } from '../compose/bundles.ts';
+import { nameKey } from '../grammar.ts';
 import type { CommitInfo, Diagnostic } from '../compose/types.ts';
 import type { DiffSide } from '../compose/diff.ts';
+import type { PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 
-/** Version of this on-disk layout; a build refuses an output directory of another version. */
-export const LAYOUT_VERSION = 1;
+/**
+ * Version of this on-disk layout; a build refuses an output directory of another version.
+ * 2: state roots keep records and transitive rollups as keyed chunks (per-package reads at any sha).
+ */
+export const LAYOUT_VERSION = 2;
 
 /** A body stored as literal text and chunk references (see serializeSegments). */
 export interface StoredBody {
@@ -45,26 +51,68 @@ export interface PackageIndexEntry {
   versions?: string;
 }
 
-/** One chunk of a commit's package index: the object holds `{ [nameKey]: PackageIndexEntry }`. */
-export interface IndexChunkRef {
-  /** The smallest name key in the chunk; chunks are sorted, so a lookup reads one chunk. */
+/**
+ * One chunk of a keyed collection: the items of the name keys from `first` up to the next
+ * chunk's `first`. Chunks are sorted, so a lookup reads one chunk.
+ */
+export interface ChunkRef {
+  /** The smallest name key in the chunk. */
   first: string;
   object: string;
 }
 
-/** `states/<sha>.json`: everything the surfaces need to answer for one commit. */
-export interface StateRoot {
+/** One chunk of a commit's package index: the object holds `{ [nameKey]: PackageIndexEntry }`. */
+export type IndexChunkRef = ChunkRef;
+
+/** `states/<sha>.json` as stored: everything the surfaces need to answer for one commit. */
+export interface StateRootFile {
   layout: number;
   commit: CommitInfo;
   parent: string | null;
   /** The listing bundle `/api/pkgs/bundle/{sha}.json`. */
   listing: StoredBody;
-  /** The full bundle `/api/pkgs/bundle/{sha}/full.json`. */
-  full: StoredBody;
+  /** The full bundle `/api/pkgs/bundle/{sha}/full.json`: its segments follow from `records`, `advisories` and `transitive`. */
+  full: { etag: string; length: number; advisories: string };
+  /** Package records (serialized, comma-joined, in listing order), by name key. */
+  records: ChunkRef[];
+  /** Transitive advisory entries (serialized, comma-joined), by the name key of the package they start at. */
+  transitive: ChunkRef[];
   /** Index of every package present at, or shipped before, this commit. */
   packages: IndexChunkRef[];
   /** Problems in the catalog data that this commit introduced. */
   diagnostics: Diagnostic[];
+}
+
+/** A state root as read: the full bundle's segments filled in. */
+export interface StateRoot extends Omit<StateRootFile, 'full'> {
+  full: StoredBody & { advisories: string };
+}
+
+/** The full bundle of a state as segments: exactly `serialize(composeFullBundle(state))` once joined. */
+export function fullBundleSegments(root: Pick<StateRootFile, 'commit' | 'records' | 'transitive'> & { full: { advisories: string } }): Segment[] {
+  const chunks = (refs: readonly ChunkRef[]) => new StoredArray(refs.map((ref) => ref.object));
+  return serializeSegments(fullBundle(root.commit, chunks(root.records), new StoredValue(root.full.advisories), chunks(root.transitive)));
+}
+
+/** A stored root with its derived parts filled in. */
+export function hydrateStateRoot(file: StateRootFile): StateRoot {
+  return { ...file, full: { ...file.full, segments: fullBundleSegments(file) } };
+}
+
+/** The package records of a records chunk, by name key. */
+export function recordsOfChunk(text: string): Map<string, PackageRecord> {
+  const records = JSON.parse(`[${text}]`) as PackageRecord[];
+  return new Map(records.map((record) => [nameKey(record.name), record]));
+}
+
+/** The transitive entries of a transitive chunk, by the name key of the package they start at. */
+export function transitiveOfChunk(text: string): Map<string, TransitiveAdvisory[]> {
+  const byKey = new Map<string, TransitiveAdvisory[]>();
+  for (const entry of JSON.parse(`[${text}]`) as TransitiveAdvisory[]) {
+    const key = nameKey(entry.culpritPath[0]);
+    byKey.set(key, [...(byKey.get(key) ?? []), entry]);
+  }
+  return byKey;
 }
 
 /** `releases/<id>/release.json`. */
@@ -142,7 +190,7 @@ export async function readJson<T>(file: string): Promise<T> {
 
 export async function readStateRoot(out: string, sha: string): Promise<StateRoot | null> {
   try {
-    return await readJson<StateRoot>(paths.state(out, sha));
+    return hydrateStateRoot(await readJson<StateRootFile>(paths.state(out, sha)));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -164,10 +212,10 @@ export async function assembleBody(out: string, body: StoredBody): Promise<Buffe
 }
 
 /** Finds the chunk that would hold `key` (chunks are sorted by their first key). */
-export function findIndexChunk(chunks: readonly IndexChunkRef[], key: string): IndexChunkRef | null {
+export function findChunk(chunks: readonly ChunkRef[], key: string): ChunkRef | null {
   let low = 0;
   let high = chunks.length - 1;
-  let found: IndexChunkRef | null = null;
+  let found: ChunkRef | null = null;
   while (low <= high) {
     const middle = (low + high) >> 1;
     if (chunks[middle].first <= key) {
@@ -182,7 +230,7 @@ export function findIndexChunk(chunks: readonly IndexChunkRef[], key: string): I
 
 /** Looks a package up in a commit's index; null when the commit never knew the name. */
 export async function lookupPackage(out: string, root: StateRoot, key: string): Promise<PackageIndexEntry | null> {
-  const chunk = findIndexChunk(root.packages, key);
+  const chunk = findChunk(root.packages, key);
   if (!chunk) return null;
   const entries = JSON.parse((await readObject(out, chunk.object)).toString('utf8')) as Record<string, PackageIndexEntry>;
   return Object.hasOwn(entries, key) ? entries[key] : null;
