@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { addUser } from '../gateway/auth/users.ts';
 import { renderNginxAccelFront } from '../src/http/static-rules.ts';
 import { lookupPackage, paths, readStateRoot, type StateRoot } from '../src/store/layout.ts';
+import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import { findNginx, startNginx, type Nginx } from '../tests/helpers/nginx.ts';
 import { startServeProcess, type ServeProcess } from '../tests/helpers/serve-process.ts';
 import { checkChild, count, git, machine, mib, projectRevision, runChild, secs, table, writeResults } from './lib.ts';
@@ -224,7 +225,7 @@ async function run(context: SuiteContext): Promise<void> {
   const deps = (await lookupPackage(out, tipRoot, packageKey))?.deps;
   if (!deps) throw new Error(`${packageName} has no deps.json at the tip`);
   const depsBytes = (await readFile(paths.object(out, deps))).length;
-  const recordBytes = (await readFile(join(paths.public(paths.current(out)), paths.publicFile.packageRecord(packageName)))).length;
+  const recordBytes = (await readFile(join(paths.public(paths.current(out)), fillTemplate(surface('package').publicFile!, { name: packageName })))).length;
   const largest = await largestFullBundle(out);
 
   const usersFile = join(work, 'users.json');

@@ -28,7 +28,17 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Show progress on long builds (default true). */
   progress?: boolean;
+  /**
+   * The public address of the site, for the surfaces that print absolute URLs (sitemap, feeds,
+   * llms.txt, SPDX namespaces); a trailing slash is dropped. Default DEFAULT_SITE_URL.
+   */
+  siteUrl?: string;
 }
+
+/** The site URL when none is given: the address `pkgcat serve` listens on by default. */
+export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
+
+const siteUrlOf = (options: BuildOptions) => (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
 
 export interface BuildResult {
   tip: string;
@@ -95,7 +105,8 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     const tip = await repo.mainSha();
     await ensureLayout(out);
     const previous = await currentRelease(out);
-    if (previous?.info.tip?.sha === tip) {
+    // Nothing to do when the tip is published for this site URL (a new URL republishes without composing).
+    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options)) {
       return { tip, commits: previous.info.commitCount, composed: 0, releaseId: null, diagnostics: [] };
     }
     const unlock = await lockBuild(paths.buildPrivate(out));
@@ -185,6 +196,7 @@ async function buildLocked(
     records: composer.records.items,
     names,
     diagnostics: model.diagnostics,
+    siteUrl: siteUrlOf(options),
   });
   return { tip, commits: chain.length, composed, releaseId, diagnostics };
 }

@@ -5,28 +5,17 @@
  */
 import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { RawJson, serialize } from '../src/serialize.ts';
-import { composeEnvelope } from '../src/compose/package.ts';
-import { composeRecentCommits, COMMITS_LIMIT } from '../src/compose/commits.ts';
+import { serialize } from '../src/serialize.ts';
 import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
-import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
-import { validateRelease } from './validate.ts';
-import { isReservedName } from '../src/grammar.ts';
+import { fillTemplate, SERVED } from '../src/surfaces/registry.ts';
 import { renderHeadersFile, renderNginxRules } from '../src/http/static-rules.ts';
+import { validateRelease } from './validate.ts';
+import { WRITERS, type ReleaseContent } from './writers.ts';
+
+export type { ReleaseContent };
 
 /** Releases kept besides the current one, so requests that started on them can finish. */
 const KEEP_RELEASES = 3;
-
-export interface ReleaseContent {
-  tip: CommitInfo;
-  /** Newest first. */
-  chain: CommitInfo[];
-  /** Serialized package records at the tip, by name key. */
-  records: ReadonlyMap<string, string>;
-  /** Canonical names at the tip, by name key. */
-  names: ReadonlyMap<string, string>;
-  diagnostics: readonly Diagnostic[];
-}
 
 async function nextReleaseId(out: string, tip: string): Promise<string> {
   const existing = await readdir(paths.releases(out)).catch(() => [] as string[]);
@@ -35,8 +24,15 @@ async function nextReleaseId(out: string, tip: string): Promise<string> {
   return `${String(next).padStart(6, '0')}-${tip.slice(0, 12)}`;
 }
 
+/** Directories made by this process: a release writes thousands of files into a few directories. */
+const made = new Set<string>();
+
 async function writeText(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  const dir = dirname(file);
+  if (!made.has(dir)) {
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+  }
   await writeFile(file, text);
 }
 
@@ -46,28 +42,24 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
 
-  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length };
+  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length, siteUrl: content.siteUrl };
   await writeText(paths.releaseInfo(staging), serialize(info));
   await writeText(paths.chain(staging), serialize(content.chain));
   await writeText(paths.names(staging), serialize(Object.fromEntries([...content.names].sort(([a], [b]) => (a < b ? -1 : 1)))));
   await writeText(paths.diagnostics(staging), serialize(content.diagnostics));
 
   const publicDir = paths.public(staging);
-  await writeText(
-    join(publicDir, paths.publicFile.recentCommits()),
-    serialize(composeRecentCommits(content.chain, COMMITS_LIMIT.default)),
-  );
-  const packagesDir = join(publicDir, 'api', 'pkgs');
-  await mkdir(packagesDir, { recursive: true });
-  const writes: Promise<void>[] = [];
-  for (const [key, record] of content.records) {
-    const name = content.names.get(key)!;
-    // A fixed route wins over a package of the same name (DECISIONS.md 4): its file is not written.
-    if (isReservedName(name)) continue;
-    writes.push(writeFile(join(publicDir, paths.publicFile.packageRecord(name)), serialize(composeEnvelope(content.tip, new RawJson(record)))));
-    if (writes.length >= 64) await Promise.all(writes.splice(0));
+  for (const row of SERVED) {
+    if (row.publicFile === undefined) continue;
+    const writer = WRITERS[row.id];
+    if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
+    const writes: Promise<void>[] = [];
+    for (const { params, body } of writer(content)) {
+      writes.push(writeText(join(publicDir, fillTemplate(row.publicFile, params)), body));
+      if (writes.length >= 64) await Promise.all(writes.splice(0));
+    }
+    await Promise.all(writes);
   }
-  await Promise.all(writes);
   // Header rules for serving public/ from a static host (docs/deployment.md).
   await writeText(join(publicDir, paths.publicFile.headers()), renderHeadersFile());
   await writeText(paths.staticRules.nginx(staging), renderNginxRules());

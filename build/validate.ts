@@ -1,14 +1,21 @@
 /**
  * The build checks its own output before publishing it: a staged release that would answer a
- * request wrongly (a missing state, object or file, a body of the wrong length, an envelope of
- * another commit) stops the build with the list of problems, and `current` is not switched.
+ * request wrongly (a missing state, object or file, a body of the wrong length or shape, an
+ * envelope of another commit, a file no surface serves) stops the build with the list of
+ * problems, and `current` is not switched.
+ *
+ * Shapes are checked against the wire schemas (src/schemas/wire.ts): every JSON file of the
+ * release's public tree against its registry row's schema, and the tip's bodies of every stored
+ * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { assembleBody, paths, readJson, readStateRoot, type ReleaseInfo } from '../src/store/layout.ts';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { assembleBody, lookupPackage, paths, readJson, readStateRoot, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { isReservedName } from '../src/grammar.ts';
+import { wireProblems, type WireName } from '../src/schemas/wire.ts';
+import { fillTemplate, SERVED, surface, type SurfaceRow } from '../src/surfaces/registry.ts';
 
 export class BuildValidationError extends Error {
   readonly problems: string[];
@@ -17,6 +24,106 @@ export class BuildValidationError extends Error {
     this.name = 'BuildValidationError';
     this.problems = problems;
   }
+}
+
+/** Every file under `dir`, as paths relative to it with `/` separators. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
+}
+
+/** The registry row whose public file is `file` (a path of public/), with its template parameters. */
+function rowOfPublicFile(file: string): { row: SurfaceRow; params: Record<string, string> } | null {
+  for (const row of SERVED) {
+    if (row.publicFile === undefined) continue;
+    const names: string[] = [];
+    const pattern = row.publicFile.split(/\{(\w+)\}/).map((part, index) => {
+      if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part);
+      return '([^/]+)';
+    });
+    const match = new RegExp(`^${pattern.join('')}$`).exec(file);
+    if (match) return { row, params: Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1])])) };
+  }
+  return null;
+}
+
+/** A JSON body's problems against a wire schema, as one line, or null. */
+function shapeProblem(what: string, name: WireName, text: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `${what} is not JSON`;
+  }
+  const problems = wireProblems(name, value);
+  return problems && `${what} does not match the ${name} schema: ${problems}`;
+}
+
+/** The tip's stored bodies of every kind, each against its schema. */
+async function checkStoredKinds(out: string, tip: StateRoot, problems: string[]): Promise<void> {
+  for (const [id, body] of [['listing-bundle', tip.listing], ['full-bundle', tip.full]] as const) {
+    const missing = body.segments.filter((segment) => typeof segment !== 'string' && !existsSync(paths.object(out, segment.object)));
+    if (missing.length > 0) {
+      problems.push(`the tip's ${id} refers to ${missing.length} missing objects`);
+      continue;
+    }
+    const bytes = await assembleBody(out, body);
+    if (bytes.length !== body.length) problems.push(`the tip's ${id} does not have its recorded length`);
+    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'));
+    if (problem) problems.push(problem);
+  }
+  for (const chunk of [...tip.packages, ...tip.records, ...tip.transitive]) {
+    if (!existsSync(paths.object(out, chunk.object))) problems.push(`chunk ${chunk.object} of the tip is missing`);
+  }
+  // One deps.json and one versions.json: the first package of the index that has each.
+  const first = tip.packages[0] && (await lookupPackage(out, tip, tip.packages[0].first));
+  for (const [id, member] of [['pinned-deps', 'deps'], ['pinned-versions', 'versions']] as const) {
+    const hash = first?.[member];
+    if (!hash) continue;
+    const problem = shapeProblem(`${id} of ${first.name} at the tip`, surface(id).body!, await readFile(paths.object(out, hash), 'utf8').catch(() => ''));
+    if (problem) problems.push(problem);
+  }
+  if (tip.parent) {
+    const diff = await readFile(paths.diff(out, tip.commit.sha, tip.parent), 'utf8').catch(() => null);
+    if (diff === null) problems.push('the tip has no diff against its parent');
+    else {
+      const problem = shapeProblem('the tip\'s diff against its parent', surface('diff').body!, diff);
+      if (problem) problems.push(problem);
+    }
+  }
+}
+
+/** Every file of the public tree is some row's, of the tip, and of its row's shape. */
+async function checkPublicTree(releaseDir: string, info: ReleaseInfo, names: Record<string, string>, chain: CommitInfo[], problems: string[]): Promise<void> {
+  const publicDir = paths.public(releaseDir);
+  const files = new Set(await listFiles(publicDir));
+  files.delete(paths.publicFile.headers());
+  const expectedNames = Object.values(names).filter((name) => !isReservedName(name));
+  for (const name of expectedNames) {
+    if (!files.has(fillTemplate(surface('package').publicFile!, { name }))) problems.push(`the record of ${name} is missing from public/`);
+  }
+  let recentCount = 0;
+  for (const file of files) {
+    const owner = rowOfPublicFile(file);
+    if (!owner) {
+      problems.push(`public/${file} is no surface's file`);
+      continue;
+    }
+    if (!owner.row.body) continue;
+    const text = await readFile(join(publicDir, file), 'utf8');
+    const problem = shapeProblem(`public/${file}`, owner.row.body, text);
+    if (problem) {
+      problems.push(problem);
+      continue;
+    }
+    const value = JSON.parse(text) as { commitSha?: string; package?: { name?: string } } | unknown[];
+    if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== info.tip?.sha || value.package?.name !== owner.params.name)) {
+      problems.push(`public/${file} is not ${owner.params.name} at the tip`);
+    }
+    if (owner.row.id === 'recent-commits' && Array.isArray(value)) recentCount = value.length;
+  }
+  if (recentCount !== Math.min(surface('recent-commits').query![0].default as number, chain.length)) problems.push('recent-commits.json is missing or short');
 }
 
 export async function validateRelease(out: string, releaseDir: string): Promise<void> {
@@ -31,27 +138,8 @@ export async function validateRelease(out: string, releaseDir: string): Promise<
   for (const { sha } of chain) if (!existsSync(paths.state(out, sha))) problems.push(`commit ${sha} has no state`);
 
   const tip = info.tip && (await readStateRoot(out, info.tip.sha));
-  if (tip) {
-    for (const body of [tip.listing, tip.full]) {
-      const missing = body.segments.filter((segment) => typeof segment !== 'string' && !existsSync(paths.object(out, segment.object)));
-      if (missing.length > 0) problems.push(`a tip bundle refers to ${missing.length} missing objects`);
-      else if ((await assembleBody(out, body)).length !== body.length) problems.push('a tip bundle does not have its recorded length');
-    }
-    for (const chunk of tip.packages) if (!existsSync(paths.object(out, chunk.object))) problems.push(`index chunk ${chunk.object} is missing`);
-  }
-
-  const publicDir = paths.public(releaseDir);
-  for (const name of Object.values(names).filter((name) => !isReservedName(name))) {
-    const file = join(publicDir, paths.publicFile.packageRecord(name));
-    try {
-      const envelope = JSON.parse(await readFile(file, 'utf8')) as { commitSha?: string; package?: { name?: string } };
-      if (envelope.commitSha !== info.tip?.sha || envelope.package?.name !== name) problems.push(`${file} is not ${name} at the tip`);
-    } catch {
-      problems.push(`${file} is missing or not JSON`);
-    }
-  }
-  const recent = await readJson<CommitInfo[]>(join(publicDir, paths.publicFile.recentCommits())).catch(() => null);
-  if (!recent || recent.length !== Math.min(30, chain.length)) problems.push('recent-commits.json is missing or short');
+  if (tip) await checkStoredKinds(out, tip, problems);
+  await checkPublicTree(releaseDir, info, names, chain, problems);
 
   if (problems.length > 0) throw new BuildValidationError(problems);
 }

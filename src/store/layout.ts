@@ -123,6 +123,8 @@ export interface ReleaseInfo {
   tip: CommitInfo | null;
   /** Number of commits on the first-parent chain. */
   commitCount: number;
+  /** The public address of the site the release was built for (absolute URLs in sitemaps, feeds, SBOM namespaces). */
+  siteUrl: string;
 }
 
 export const paths = {
@@ -144,11 +146,8 @@ export const paths = {
   /** Diagnostic[] of every commit on the chain, oldest first. */
   diagnostics: (releaseDir: string) => join(releaseDir, 'diagnostics.json'),
   public: (releaseDir: string) => join(releaseDir, 'public'),
-  /** Paths inside `public/`, as URL paths without the leading slash. */
+  /** Paths inside `public/` besides the registry's public files: the header rules for Netlify / Cloudflare Pages. */
   publicFile: {
-    packageRecord: (name: string) => `api/pkgs/${name}.json`,
-    recentCommits: () => 'api/pkgs/recent-commits.json',
-    /** Header rules for Netlify / Cloudflare Pages. */
     headers: () => '_headers',
   },
   /** Header rules for nginx serving `public/` (standalone, and with misses sent to the gateway). */

@@ -1,5 +1,5 @@
 /** The build refuses to publish output that fails its own checks. */
-import { cp, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { BuildValidationError, validateRelease } from '../../build/validate.ts';
@@ -20,13 +20,21 @@ describe('validateRelease', () => {
     await cp(published, damaged, { recursive: true });
     await rm(`${paths.public(damaged)}/api/pkgs/curl.json`);
     await writeFile(`${paths.public(damaged)}/api/pkgs/zlib.json`, '{"commitSha":"0000"}');
+    // A record of another commit, and a record with a field the wire schema does not have.
+    const openssl = JSON.parse(await readFile(`${paths.public(damaged)}/api/pkgs/openssl.json`, 'utf8'));
+    await writeFile(`${paths.public(damaged)}/api/pkgs/openssl.json`, JSON.stringify({ ...openssl, commitSha: shas[0] }));
+    await writeFile(`${paths.public(damaged)}/api/pkgs/ZLIB.json`, JSON.stringify({ ...openssl, package: { ...openssl.package, internalNote: 'x' } }));
+    await writeFile(`${paths.public(damaged)}/api/pkgs/notes.txt`, 'not a surface');
     await rm(paths.state(out, shas[2]));
     const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BuildValidationError);
-    expect((error as BuildValidationError).problems).toEqual([
+    expect([...(error as BuildValidationError).problems].sort()).toEqual([
       `commit ${shas[2]} has no state`,
-      expect.stringMatching(/api\/pkgs\/curl\.json is missing or not JSON$/),
-      expect.stringMatching(/api\/pkgs\/zlib\.json is not zlib at the tip$/),
+      'public/api/pkgs/ZLIB.json does not match the PackageEnvelope schema: package: Unrecognized key: "internalNote"',
+      'public/api/pkgs/notes.txt is no surface\'s file',
+      'public/api/pkgs/openssl.json is not openssl at the tip',
+      'public/api/pkgs/zlib.json does not match the PackageEnvelope schema: schemaVersion: Invalid input: expected 1; commitSha: Invalid string: must match pattern /^[0-9a-f]{40}$/; pushedAt: Invalid input: expected string, received undefined; package: Invalid input: expected object, received undefined',
+      'the record of curl is missing from public/',
     ]);
   });
 });

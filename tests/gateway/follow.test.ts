@@ -23,7 +23,7 @@ const get = (path: string, headers: Record<string, string> = {}) => send(gw.url,
 
 /** What the floating surfaces answer now, read from the build's files. */
 async function floatingState(): Promise<{ zlib: Buffer; commits: Buffer }> {
-  return { zlib: await expected.packageRecord(fx.out, 'zlib'), commits: await expected.publicFile(fx.out, paths.publicFile.recentCommits()) };
+  return { zlib: await expected.packageRecord(fx.out, 'zlib'), commits: await expected.publicFile(fx.out, 'api/pkgs/recent-commits.json') };
 }
 
 /** Rounds of requests while `work` runs and AFTER_ROUNDS more once it is done; MAX_ROUNDS bounds the whole. */

@@ -109,7 +109,7 @@ export const expected = {
     return readFile(join(paths.public(paths.release(out, id!)), file));
   },
   packageRecord(out: string, canonical: string): Promise<Buffer> {
-    return expected.publicFile(out, paths.publicFile.packageRecord(canonical));
+    return expected.publicFile(out, `api/pkgs/${canonical}.json`);
   },
   async listing(out: string, sha: string): Promise<{ bytes: Buffer; etag: string }> {
     const root = (await readStateRoot(out, sha))!;

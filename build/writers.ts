@@ -1,0 +1,52 @@
+/**
+ * The writers of a release's public files: one per registry row that has a `publicFile`
+ * (src/surfaces/registry.ts), keyed by row id. A writer yields the row's template parameters and
+ * the body for each file; publish.ts places it at the row's public file and validate.ts checks it
+ * against the row's wire schema. A new static surface is a registry row, a pure compose
+ * function, and one writer here.
+ */
+import { RawJson, serialize } from '../src/serialize.ts';
+import { composeEnvelope } from '../src/compose/package.ts';
+import { composeRecentCommits } from '../src/compose/commits.ts';
+import { isReservedName } from '../src/grammar.ts';
+import { surface } from '../src/surfaces/registry.ts';
+import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
+
+/** Everything a release is made from (the tip's composed items, the chain, the settings). */
+export interface ReleaseContent {
+  tip: CommitInfo;
+  /** Newest first. */
+  chain: CommitInfo[];
+  /** Serialized package records at the tip, by name key. */
+  records: ReadonlyMap<string, string>;
+  /** Canonical names at the tip, by name key. */
+  names: ReadonlyMap<string, string>;
+  diagnostics: readonly Diagnostic[];
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces). */
+  siteUrl: string;
+}
+
+export interface PublicBody {
+  /** Values of the row's `publicFile` template parameters. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export type Writer = (content: ReleaseContent) => Iterable<PublicBody>;
+
+export const WRITERS: Readonly<Record<string, Writer>> = {
+  /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
+  'recent-commits': function* (content) {
+    const limit = surface('recent-commits').query![0].default as number;
+    yield { params: {}, body: serialize(composeRecentCommits(content.chain, limit)) };
+  },
+  /** `/api/pkgs/{name}.json` of every package at the tip, in its canonical spelling. */
+  package: function* (content) {
+    for (const [key, record] of content.records) {
+      const name = content.names.get(key)!;
+      // A fixed route wins over a package of the same name (DECISIONS.md 4): its file is not written.
+      if (isReservedName(name)) continue;
+      yield { params: { name }, body: serialize(composeEnvelope(content.tip, new RawJson(record))) };
+    }
+  },
+};
