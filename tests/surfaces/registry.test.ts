@@ -1,0 +1,57 @@
+/**
+ * The surface registry is the one list of surfaces: the gateway serves exactly its served rows,
+ * the build writes exactly the public files of its rows, and the rows still to come answer 404
+ * until they are built. Each row is asked for over real HTTP against the gateway fixture.
+ */
+import { describe, expect, it } from 'vitest';
+import { SERVED, SURFACES, fillTemplate } from '../../src/surfaces/registry.ts';
+import { RESOLVERS } from '../../gateway/surfaces.ts';
+import { WRITERS } from '../../build/writers.ts';
+import { send, withSignedInGateway, type SignedInGateway } from '../gateway/harness.ts';
+
+let context: SignedInGateway;
+withSignedInGateway((received) => (context = received));
+
+/** The gateway's answer to a path no route serves (gateway/errors.ts unknownPath). */
+const NO_ROUTE = '{"error":"not_found","message":"Nothing is served at this path."}';
+
+/** Sample path parameters from the fixture (tests/gateway/fixtures.ts): zlib at the tip and its parent. */
+const sampleParams = () => ({
+  name: 'zlib',
+  sha: context.fx.tip,
+  base: context.fx.shas[context.fx.shas.length - 2],
+  id: 'PKGCAT-TEST-0001',
+});
+
+describe('the surface registry', () => {
+  it('has one resolver per served row and no resolver without one', () => {
+    expect(Object.keys(RESOLVERS).sort()).toEqual(SERVED.map((row) => row.id).sort());
+  });
+
+  it('has one writer per served row with a public file and no writer without one', () => {
+    expect(Object.keys(WRITERS).sort()).toEqual(SERVED.filter((row) => row.publicFile).map((row) => row.id).sort());
+  });
+
+  it('has unique ids and paths, and only the parameters of the path grammar', () => {
+    expect(new Set(SURFACES.map((row) => row.id)).size).toBe(SURFACES.length);
+    expect(new Set(SURFACES.map((row) => `${row.method} ${row.path}`)).size).toBe(SURFACES.length);
+    for (const row of SURFACES) {
+      for (const [, parameter] of row.path.matchAll(/\{(\w+)\}/g)) expect(['name', 'sha', 'base', 'id']).toContain(parameter);
+    }
+  });
+
+  it.each(SURFACES.filter((row) => row.served).map((row) => [row.id, row] as const))('serves %s on its path', async (_id, row) => {
+    const reply = await send(context.gw.url, fillTemplate(row.path, sampleParams()), { method: row.method, headers: { cookie: context.cookie } });
+    expect(reply.body.toString()).not.toBe(NO_ROUTE);
+    expect([200, 302]).toContain(reply.status);
+    if (reply.status === 200) {
+      expect(reply.headers.get('content-type')).toBe(row.contentType);
+      expect(reply.headers.get('cache-control')).toBe(row.cacheControl);
+    }
+  });
+
+  it.each(SURFACES.filter((row) => !row.served).map((row) => [row.id, row] as const))('answers 404 on %s, which is not built yet', async (_id, row) => {
+    const reply = await send(context.gw.url, fillTemplate(row.path, sampleParams()), { method: row.method, headers: { cookie: context.cookie } });
+    expect(reply.status).toBe(404);
+  });
+});
