@@ -20,6 +20,7 @@ import type { Suite } from './suite.ts';
 const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   build: () => import('./build.ts'),
   serve: () => import('./serve.ts'),
+  reads: () => import('./reads.ts'),
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
