@@ -1,7 +1,7 @@
 /** `serve --repo` follows main: new commits and force-pushes become the published state. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
-import { MainFollower } from '../../src/cli/follow.ts';
+import { MainFollower } from '../../cli/follow.ts';
 import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

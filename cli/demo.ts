@@ -1,7 +1,7 @@
 /** `pkgcat demo` (`npm start`): generates the demo catalog once, then builds and serves it. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { makeDemoCatalog } from '../../demo/make-demo-catalog.ts';
+import { makeDemoCatalog } from '../demo/make-demo-catalog.ts';
 import type { Settings } from './main.ts';
 import { runServe } from './serve.ts';
 

@@ -1,5 +1,5 @@
 /** `pkgcat build`: builds every commit of main not built yet, then publishes the tip. */
-import { buildCatalog } from '../../build/build.ts';
+import { buildCatalog } from '../build/build.ts';
 
 export async function runBuild(options: { repo: string; out: string; quiet: boolean }): Promise<number> {
   const started = performance.now();

@@ -137,7 +137,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
       }
       case 'user': {
         if (rest[0] !== 'add' || !rest[1] || rest.length > 2) throw new UsageError('usage: pkgcat user add <username> --users <file>');
-        const { runUserAdd } = await import('../../gateway/auth/user-cli.ts');
+        const { runUserAdd } = await import('../gateway/auth/user-cli.ts');
         await runUserAdd({ username: rest[1], usersFile: required(settings.users, '--users', 'PKGCAT_USERS') });
         return 0;
       }

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gitDirectory, readMainSha } from '../catalog/git.ts';
+import { gitDirectory, readMainSha } from '../src/catalog/git.ts';
 
-const PKGCAT = fileURLToPath(new URL('../../bin/pkgcat.js', import.meta.url));
+const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
 
 export interface FollowOptions {
   repo: string;

@@ -14,7 +14,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     follower = new MainFollower({ repo: settings.repo, out: settings.out, pollSeconds: settings.pollSeconds, log });
     await follower.start();
   }
-  const { startServer } = await import('../../gateway/server.ts');
+  const { startServer } = await import('../gateway/server.ts');
   const server = await startServer({
     out: settings.out,
     usersFile: settings.users ?? null,
