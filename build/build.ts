@@ -28,6 +28,13 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Show progress on long builds (default true). */
   progress?: boolean;
+  /**
+   * The public address the site is served at (`pkgcat build --site-url`, PKGCAT_SITE_URL): an
+   * absolute http(s) URL without a trailing slash, for the surfaces that print absolute URLs
+   * (sitemaps, feeds, SBOM namespaces). The CLI defaults it to `http://127.0.0.1:8080`, the
+   * default address of `pkgcat serve`; `serve --repo` passes the address it serves on.
+   */
+  siteUrl?: string;
 }
 
 export interface BuildResult {

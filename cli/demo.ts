@@ -16,7 +16,7 @@ export async function runDemo(settings: Settings): Promise<number> {
     ...settings,
     repo,
     out: resolve(root, 'out'),
-    users: settings.users ?? resolve(root, 'users.json'),
-    sessionDir: settings.sessionDir ?? resolve(root, 'sessions'),
+    users: resolve(settings.users ?? resolve(root, 'users.json')),
+    sessionDir: resolve(settings.sessionDir ?? resolve(root, 'sessions')),
   });
 }

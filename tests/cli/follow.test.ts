@@ -31,7 +31,7 @@ describe('MainFollower', () => {
       { message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } },
       { message: 'curl', time: hoursLater(1), files: { 'packages/curl/manifest.json': manifest('curl') } },
     ]);
-    follower = new MainFollower({ repo, out, pollSeconds: 0.1, log: (line) => lines.push(line) });
+    follower = new MainFollower({ repo, out, pollSeconds: 0.1, siteUrl: 'http://127.0.0.1:8080', log: (line) => lines.push(line) });
     await follower.start();
     expect(await publishedTip(out, second)).toBe(second);
 
@@ -49,7 +49,7 @@ describe('MainFollower', () => {
 
   it('refuses to start on a repository it cannot build, saying why', async () => {
     const repo = await temporaryDirectory();
-    follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, log: () => {} });
+    follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, siteUrl: 'http://127.0.0.1:8080', log: () => {} });
     await expect(follower.start()).rejects.toThrow(/the first build of .* failed \(exit 1\)/);
     follower = null;
   });
