@@ -47,6 +47,14 @@ describe('MainFollower', () => {
     expect(chain).toEqual([rewritten, first]);
   });
 
+  it('passes its site URL to the builds it runs (pkgcat build checks it)', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    follower = new MainFollower({ repo, out: `${repo}/../out`, pollSeconds: 1, siteUrl: 'ftp://not-a-site', log: () => {} });
+    await expect(follower.start()).rejects.toThrow(/the first build of .* failed \(exit 2\)/);
+    follower = null;
+  });
+
   it('refuses to start on a repository it cannot build, saying why', async () => {
     const repo = await temporaryDirectory();
     follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, siteUrl: 'http://127.0.0.1:8080', log: () => {} });
