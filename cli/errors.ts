@@ -13,7 +13,7 @@ export class UsageError extends Error {}
 /** The command cannot do its work, for a reason the message states. Exit 1. */
 export class Failure extends Error {}
 
-type SystemError = NodeJS.ErrnoException & { syscall?: string; address?: string; port?: number };
+type SystemError = NodeJS.ErrnoException & { syscall?: string };
 
 const REASONS: Record<string, string> = {
   EACCES: 'permission denied',
