@@ -9,5 +9,5 @@ if (major < 24) {
   );
   process.exit(1);
 }
-const { main } = await import('../src/cli/main.ts');
+const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), process.env);

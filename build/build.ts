@@ -29,8 +29,10 @@ export interface BuildOptions {
   /** Show progress on long builds (default true). */
   progress?: boolean;
   /**
-   * The public address of the site, for the surfaces that print absolute URLs (sitemap, feeds,
-   * llms.txt, SPDX namespaces); a trailing slash is dropped. Default DEFAULT_SITE_URL.
+   * The public address the site is served at (`pkgcat build --site-url`, PKGCAT_SITE_URL): an
+   * absolute http(s) URL without a trailing slash, for the surfaces that print absolute URLs
+   * (sitemaps, feeds, SBOM namespaces). Default DEFAULT_SITE_URL, the default address of
+   * `pkgcat serve`; `serve --repo` passes the address it serves on.
    */
   siteUrl?: string;
 }

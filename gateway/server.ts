@@ -40,6 +40,28 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+const LISTEN_REASONS: Record<string, string> = {
+  EADDRINUSE: 'the address is already in use',
+  EADDRNOTAVAIL: 'the address is not available on this machine',
+  EACCES: 'permission denied',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name does not resolve',
+};
+
+/** The server could not listen: `code` is the system's (EADDRINUSE, EADDRNOTAVAIL, EACCES, ...). */
+export class ListenError extends Error {
+  readonly code: string;
+  /** `host:port` as asked for (`[::1]:8080` for IPv6). */
+  readonly address: string;
+  constructor(code: string, host: string, port: number, cause: unknown) {
+    const address = `${urlHost(host)}:${port}`;
+    super(`cannot listen on ${address}: ${LISTEN_REASONS[code] ?? (cause as Error).message} (${code})`, { cause });
+    this.name = 'ListenError';
+    this.code = code;
+    this.address = address;
+  }
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const accelRedirect = options.accelRedirect ? accelPrefix(options.accelRedirect) : undefined;
   const secret = options.sessionSecret
@@ -50,9 +72,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const auth = createAuth({ usersFile: options.usersFile, store, secret });
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      const failed = (error: NodeJS.ErrnoException) => {
+        reject(new ListenError(error.code ?? 'EUNKNOWN', options.host, options.port, error));
+      };
+      server.once('error', failed);
       server.listen(options.port, options.host, () => {
-        server.off('error', reject);
+        server.off('error', failed);
         resolve();
       });
     });

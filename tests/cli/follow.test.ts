@@ -1,7 +1,7 @@
 /** `serve --repo` follows main: new commits and force-pushes become the published state. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
-import { MainFollower } from '../../src/cli/follow.ts';
+import { MainFollower } from '../../cli/follow.ts';
 import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,7 +31,7 @@ describe('MainFollower', () => {
       { message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } },
       { message: 'curl', time: hoursLater(1), files: { 'packages/curl/manifest.json': manifest('curl') } },
     ]);
-    follower = new MainFollower({ repo, out, pollSeconds: 0.1, log: (line) => lines.push(line) });
+    follower = new MainFollower({ repo, out, pollSeconds: 0.1, siteUrl: 'http://127.0.0.1:8080', log: (line) => lines.push(line) });
     await follower.start();
     expect(await publishedTip(out, second)).toBe(second);
 
@@ -47,9 +47,17 @@ describe('MainFollower', () => {
     expect(chain).toEqual([rewritten, first]);
   });
 
+  it('passes its site URL to the builds it runs (pkgcat build checks it)', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    follower = new MainFollower({ repo, out: `${repo}/../out`, pollSeconds: 1, siteUrl: 'ftp://not-a-site', log: () => {} });
+    await expect(follower.start()).rejects.toThrow(/the first build of .* failed \(exit 2\)/);
+    follower = null;
+  });
+
   it('refuses to start on a repository it cannot build, saying why', async () => {
     const repo = await temporaryDirectory();
-    follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, log: () => {} });
+    follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, siteUrl: 'http://127.0.0.1:8080', log: () => {} });
     await expect(follower.start()).rejects.toThrow(/the first build of .* failed \(exit 1\)/);
     follower = null;
   });

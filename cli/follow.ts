@@ -8,21 +8,23 @@ import { spawn } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gitDirectory, readMainSha } from '../catalog/git.ts';
+import { gitDirectory, readMainSha } from '../src/catalog/git.ts';
 
-const PKGCAT = fileURLToPath(new URL('../../bin/pkgcat.js', import.meta.url));
+const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
 
 export interface FollowOptions {
   repo: string;
   out: string;
   pollSeconds: number;
+  /** The public site URL the builds write into each release (`build --site-url`). */
+  siteUrl: string;
   log: (line: string) => void;
 }
 
 /** Runs `pkgcat build` in a child process; resolves with its exit code. */
-export function runBuildProcess(repo: string, out: string, quiet: boolean): Promise<number> {
+export function runBuildProcess(repo: string, out: string, siteUrl: string, quiet: boolean): Promise<number> {
   return new Promise((resolve) => {
-    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, ...(quiet ? ['--quiet'] : [])];
+    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, ...(quiet ? ['--quiet'] : [])];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', () => resolve(1));
     child.on('close', (code) => resolve(code ?? 1));
@@ -44,7 +46,7 @@ export class MainFollower {
   /** Builds what main holds now (failing when the first build fails), then starts following. */
   async start(): Promise<void> {
     const tip = await readMainSha(this.options.repo);
-    const code = await runBuildProcess(this.options.repo, this.options.out, false);
+    const code = await runBuildProcess(this.options.repo, this.options.out, this.options.siteUrl, false);
     if (code !== 0) throw new Error(`the first build of ${this.options.repo} failed (exit ${code}); see the reason above`);
     this.built = tip;
     const gitDir = await gitDirectory(this.options.repo);
@@ -78,7 +80,7 @@ export class MainFollower {
     const tip = await readMainSha(this.options.repo);
     if (tip === null || tip === this.built) return;
     this.options.log(`main moved to ${tip.slice(0, 12)}; building`);
-    const code = await runBuildProcess(this.options.repo, this.options.out, true);
+    const code = await runBuildProcess(this.options.repo, this.options.out, this.options.siteUrl, true);
     if (code === 0) this.built = tip;
     else this.options.log(`the build of ${tip.slice(0, 12)} failed (exit ${code}); still serving the previous release, will retry`);
   }

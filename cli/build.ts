@@ -1,9 +1,11 @@
 /** `pkgcat build`: builds every commit of main not built yet, then publishes the tip. */
-import { buildCatalog } from '../../build/build.ts';
+import { buildCatalog } from '../build/build.ts';
+import { checkDirectory } from './errors.ts';
 
-export async function runBuild(options: { repo: string; out: string; quiet: boolean }): Promise<number> {
+export async function runBuild(options: { repo: string; out: string; siteUrl: string; quiet: boolean }): Promise<number> {
+  await checkDirectory(options.out, 'the output directory', { writable: true });
   const started = performance.now();
-  const result = await buildCatalog({ repo: options.repo, out: options.out, progress: !options.quiet });
+  const result = await buildCatalog({ repo: options.repo, out: options.out, siteUrl: options.siteUrl, progress: !options.quiet });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const problems = result.diagnostics.length > 0 ? `, ${result.diagnostics.length} diagnostics (see ${options.out}/current/diagnostics.json)` : '';
   if (result.releaseId === null) {

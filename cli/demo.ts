@@ -1,7 +1,7 @@
 /** `pkgcat demo` (`npm start`): generates the demo catalog once, then builds and serves it. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { makeDemoCatalog } from '../../demo/make-demo-catalog.ts';
+import { makeDemoCatalog } from '../demo/make-demo-catalog.ts';
 import type { Settings } from './main.ts';
 import { runServe } from './serve.ts';
 
@@ -16,7 +16,7 @@ export async function runDemo(settings: Settings): Promise<number> {
     ...settings,
     repo,
     out: resolve(root, 'out'),
-    users: settings.users ?? resolve(root, 'users.json'),
-    sessionDir: settings.sessionDir ?? resolve(root, 'sessions'),
+    users: resolve(settings.users ?? resolve(root, 'users.json')),
+    sessionDir: resolve(settings.sessionDir ?? resolve(root, 'sessions')),
   });
 }

@@ -1,0 +1,414 @@
+/**
+ * The `pkgcat` command line. Flags and environment are read here, once, and passed down as
+ * plain options: nothing below this file reads process.env or argv.
+ *
+ * Each command takes its own flags (an unknown or misplaced one is a usage error, exit 2), and
+ * reads only its own flags' environment variables, so a variable set for `serve` (PORT, say) can
+ * never break a `build`.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeSystemError, Failure, UsageError } from './errors.ts';
+
+type Env = Record<string, string | undefined>;
+
+type FlagName =
+  | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
+  | 'poll-seconds' | 'accel-redirect' | 'quiet' | 'help' | 'version';
+
+interface Flag {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** The environment variable read when the flag is absent. */
+  env?: string;
+  /** The value's placeholder in the help text. */
+  value?: string;
+  help: string;
+}
+
+/** The site URL `build` writes when none is given: the address `serve` listens on by default. */
+export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
+const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_POLL_SECONDS = 2;
+
+const FLAGS: Record<FlagName, Flag> = {
+  repo: { type: 'string', env: 'PKGCAT_REPO', value: '<dir>', help: 'the catalog git repository (see docs/catalog-format.md)' },
+  out: { type: 'string', env: 'PKGCAT_OUT', value: '<dir>', help: 'the build output directory' },
+  users: { type: 'string', env: 'PKGCAT_USERS', value: '<file>', help: 'the users file for signing in (created by `pkgcat user add`)' },
+  port: { type: 'string', env: 'PORT', value: '<n>', help: `port to listen on, 0 to 65535; 0 picks a free one (default ${DEFAULT_PORT})` },
+  host: { type: 'string', env: 'HOST', value: '<addr>', help: `address to listen on (default ${DEFAULT_HOST})` },
+  'site-url': { type: 'string', env: 'PKGCAT_SITE_URL', value: '<url>', help: 'the public http(s) address of the site, for sitemaps, feeds and SBOM namespaces' },
+  'redis-url': { type: 'string', env: 'PKGCAT_REDIS_URL', value: '<url>', help: 'share sessions through Redis instead of the local session database' },
+  'session-dir': { type: 'string', env: 'PKGCAT_SESSION_DIR', value: '<dir>', help: 'where the local session database and the generated secret live (default: <out>/../<out name>-sessions)' },
+  'trust-proxy': { type: 'string', env: 'PKGCAT_TRUST_PROXY', value: '<value>', help: 'Express "trust proxy" (e.g. 1, loopback); needed for Secure cookies behind TLS termination' },
+  'poll-seconds': { type: 'string', env: 'PKGCAT_POLL_SECONDS', value: '<n>', help: `with --repo: how often to check main when file events are missed, in seconds above 0 (default ${DEFAULT_POLL_SECONDS})` },
+  'accel-redirect': { type: 'string', env: 'PKGCAT_ACCEL_REDIRECT', value: '<path>', help: 'behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat; see docs/deployment.md)' },
+  quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
+  help: { type: 'boolean', short: 'h', help: 'this text' },
+  version: { type: 'boolean', short: 'V', help: "print pkgcat's version and exit" },
+};
+
+/** PKGCAT_SESSION_SECRET has no flag: a secret on the command line would show in `ps`. */
+const SESSION_SECRET_HELP = 'PKGCAT_SESSION_SECRET  the secret that signs session cookies (at least 32 characters; generated and kept in the session dir when unset)';
+
+type CommandName = 'build' | 'serve' | 'user' | 'demo';
+
+interface Command {
+  usage: string[];
+  summary: string;
+  about: string;
+  flags: FlagName[];
+  /** A command's own wording of a flag, where the shared one would mislead. */
+  flagHelp?: Partial<Record<FlagName, string>>;
+  sessionSecret?: boolean;
+  examples: string[];
+}
+
+const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect'];
+
+const COMMANDS: Record<CommandName, Command> = {
+  build: {
+    usage: ['pkgcat build --repo <catalog-repo> --out <dir> [--site-url <url>] [--quiet]'],
+    summary: "build every commit of a catalog repository's main into <dir>",
+    about:
+      "Builds every first-parent commit of the repository's main that <dir> does not hold yet, then the\n" +
+      'surfaces that float with the latest commit, and publishes them atomically: a build that fails or is\n' +
+      'killed leaves <dir> serving what it served before. Running it again with no new commit does nothing.\n' +
+      'Problems in the catalog data are printed with commit, path and reason, and never stop the build.',
+    flags: ['repo', 'out', 'site-url', 'quiet'],
+    flagHelp: {
+      repo: 'the catalog git repository to build (see docs/catalog-format.md)',
+      out: 'the output directory; created when missing',
+      'site-url': `the public http(s) address the site will be served at, written into sitemaps, feeds and SBOM namespaces (default ${DEFAULT_SITE_URL}, the default address of pkgcat serve)`,
+    },
+    examples: ['npx pkgcat build --repo ../catalog --out /srv/pkgcat --site-url https://pkgs.example.com'],
+  },
+  serve: {
+    usage: ['pkgcat serve --out <dir> [--repo <catalog-repo>] [--users <file>] [--port 8080] [--host 127.0.0.1] [...]'],
+    summary: 'serve a build output over HTTP; with --repo, build first and follow main',
+    about:
+      'Serves <dir>, as written by pkgcat build. With --repo it builds first, then follows main: a new commit\n' +
+      '(or a force-push) becomes the latest state within a few seconds, without a restart. Without --repo,\n' +
+      'another process builds into <dir>; until a build is published, every surface answers 404.',
+    flags: ['out', 'repo', ...SERVE_FLAGS],
+    flagHelp: {
+      out: 'the build output directory to serve (with --repo, built there)',
+      repo: 'build this catalog repository into --out first, then follow its main (see docs/catalog-format.md)',
+      'site-url': 'the public http(s) address of the site, for sitemaps, feeds and SBOM namespaces (default: the address serve listens on, http://<host>:<port>)',
+    },
+    sessionSecret: true,
+    examples: [
+      'npx pkgcat serve --out /srv/pkgcat --users /etc/pkgcat/users.json',
+      'npx pkgcat serve --out /srv/pkgcat --repo ../catalog --port 8080 --site-url https://pkgs.example.com',
+    ],
+  },
+  user: {
+    usage: ['pkgcat user add <username> --users <file>'],
+    summary: 'create or replace a user who can sign in (the password is read from standard input)',
+    about:
+      'Creates or replaces <username> in the users file. The password is read from standard input: typed\n' +
+      'at a terminal (asked twice, not echoed) or piped as one line. Passwords are stored only as slow\n' +
+      'salted hashes, in a file only its owner can read.',
+    flags: ['users'],
+    flagHelp: { users: 'the users file to change; created when missing' },
+    examples: ["printf '%s\\n' \"$PASSWORD\" | npx pkgcat user add alice --users users.json"],
+  },
+  demo: {
+    usage: ['pkgcat demo [--port 8080] [--host 127.0.0.1] [...]'],
+    summary: 'write the demo catalog into .demo/, then build, serve and follow it (what `npm start` runs)',
+    about:
+      'Writes the bundled demo catalog into .demo/catalog (once), then serves it as\n' +
+      '`pkgcat serve --repo .demo/catalog --out .demo/out --users .demo/users.json` would.',
+    flags: SERVE_FLAGS,
+    flagHelp: {
+      users: 'the users file for signing in (default .demo/users.json)',
+      'session-dir': 'where the local session database and the generated secret live (default .demo/sessions)',
+    },
+    sessionSecret: true,
+    examples: ['npm start', 'npx pkgcat demo --port 9090'],
+  },
+};
+
+const EXIT_STATUS = 'Exit status: 0 on success; 1 when the repository, the output or the address is unusable (one line on stderr says why); 2 on bad usage.';
+
+function flagLines(names: readonly FlagName[], overrides: Partial<Record<FlagName, string>> = {}, secret = false): string[] {
+  const lines = names.map((name) => {
+    const flag = FLAGS[name];
+    const left = `${flag.short ? `-${flag.short}, ` : ''}--${name}${flag.value ? ` ${flag.value}` : ''}`;
+    return `  ${left.padEnd(24)}${(flag.env ?? '').padEnd(23)}${overrides[name] ?? flag.help}`;
+  });
+  if (secret) lines.push(`  ${''.padEnd(24)}${SESSION_SECRET_HELP}`);
+  return lines;
+}
+
+function overview(): string {
+  const commands = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(8)}${command.summary}`);
+  const all = (Object.keys(FLAGS) as FlagName[]).filter((name) => name !== 'help' && name !== 'version');
+  return [
+    "pkgcat: a read-only package catalog built from a git repository's main branch",
+    '',
+    'Usage:',
+    ...Object.values(COMMANDS).flatMap((command) => command.usage.map((line) => `  ${line}`)),
+    '  pkgcat help <command>         a command\'s flags and their environment variables (or: pkgcat <command> --help)',
+    '  pkgcat --version              the version',
+    '',
+    'Commands:',
+    ...commands,
+    '',
+    'Flags (each has an environment variable; a flag wins over its variable; `pkgcat help <command>` says which command takes which):',
+    ...flagLines(all, {}, true),
+    ...flagLines(['help', 'version']),
+    '',
+    EXIT_STATUS,
+    '',
+  ].join('\n');
+}
+
+function commandHelp(name: CommandName): string {
+  const command = COMMANDS[name];
+  return [
+    `Usage: ${command.usage.join('\n       ')}`,
+    '',
+    command.about,
+    '',
+    'Flags (each has an environment variable; a flag wins over its variable):',
+    ...flagLines(command.flags, command.flagHelp, command.sessionSecret),
+    ...flagLines(['help']),
+    '',
+    'Example:',
+    ...command.examples.map((line) => `  ${line}`),
+    '',
+    EXIT_STATUS,
+    '',
+  ].join('\n');
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function isCommand(name: string | undefined): name is CommandName {
+  return name !== undefined && Object.hasOwn(COMMANDS, name);
+}
+
+/** Every setting a command uses, from its flags first and their environment variables second. */
+export interface Settings {
+  repo?: string;
+  out?: string;
+  users?: string;
+  port: number;
+  host: string;
+  siteUrl?: string;
+  redisUrl?: string;
+  sessionDir?: string;
+  sessionSecret?: string;
+  trustProxy?: string;
+  pollSeconds: number;
+  /** X-Accel-Redirect mode: nginx's internal location for the output directory. */
+  accelRedirect?: string;
+  quiet: boolean;
+}
+
+type Parsed =
+  | { kind: 'help'; command?: CommandName }
+  | { kind: 'version' }
+  | { kind: 'missing' }
+  | { kind: 'run'; command: CommandName; args: string[]; settings: Settings };
+
+/** Where to look for help in a usage error. */
+const seeHelp = (command: CommandName | undefined) => `see pkgcat ${command ? `${command} ` : ''}--help`;
+
+/**
+ * Parses argv for one command. The flags are checked against the command's own list (node's
+ * parseArgs is run non-strict only to split argv into tokens, so its verbose errors never reach a
+ * user).
+ */
+export function parseCommandLine(argv: string[], env: Env): Parsed {
+  const options = Object.fromEntries(
+    Object.entries(FLAGS).map(([name, flag]) => [name, flag.short ? { type: flag.type, short: flag.short } : { type: flag.type }]),
+  );
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const positionals = tokens.flatMap((token) => (token.kind === 'positional' ? [token.value] : []));
+  const first = positionals[0];
+  const command = isCommand(first) ? first : undefined;
+  const allowed = new Set<string>([...(command ? COMMANDS[command].flags : []), 'help', 'version']);
+
+  const values = new Map<FlagName, string | true>();
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const flag = Object.hasOwn(FLAGS, token.name) ? FLAGS[token.name as FlagName] : undefined;
+    if (!flag) throw new UsageError(`unknown option ${token.rawName}; ${seeHelp(command)}`);
+    if (!allowed.has(token.name)) {
+      if (command) throw new UsageError(`${command} does not take --${token.name}; ${seeHelp(command)}`);
+      if (first === undefined || first === 'help') throw new UsageError(`--${token.name} goes after a command, as in pkgcat serve --${token.name} ...; ${seeHelp(undefined)}`);
+      continue; // An unknown command is reported below, with its name.
+    }
+    if (flag.type === 'boolean') {
+      if (token.value !== undefined) throw new UsageError(`--${token.name} takes no value; ${seeHelp(command)}`);
+      values.set(token.name as FlagName, true);
+    } else {
+      // `--port --host x`: a value that looks like a flag is a forgotten value (`--x=-y` passes one).
+      if (token.value === undefined || token.value === '' || (!token.inlineValue && /^-(?!\d)/.test(token.value))) {
+        throw new UsageError(`--${token.name} needs a value; ${seeHelp(command)}`);
+      }
+      values.set(token.name as FlagName, token.value);
+    }
+  }
+
+  if (values.has('version')) return { kind: 'version' };
+  if (first === 'help') {
+    const topic = positionals[1];
+    if (topic === undefined) return { kind: 'help' };
+    if (!isCommand(topic) || positionals.length > 2) throw new UsageError(`unknown command "${positionals.slice(1).join(' ')}"; see pkgcat --help`);
+    return { kind: 'help', command: topic };
+  }
+  if (values.has('help')) return command || first === undefined ? { kind: 'help', command } : unknownCommand(first);
+  if (first === undefined) return { kind: 'missing' };
+  if (!command) return unknownCommand(first);
+
+  const args = positionals.slice(1);
+  const expected = command === 'user' ? 2 : 0;
+  if (command === 'user' ? args[0] !== 'add' || args.length !== expected : args.length > 0) {
+    throw new UsageError(command === 'user' ? `usage: ${COMMANDS.user.usage[0]}; ${seeHelp('user')}` : `${command} takes no arguments, got "${args.join(' ')}"; ${seeHelp(command)}`);
+  }
+  return { kind: 'run', command, args, settings: readSettings(COMMANDS[command], values, env) };
+}
+
+function unknownCommand(name: string): never {
+  throw new UsageError(`unknown command "${name}"; see pkgcat --help`);
+}
+
+/** A value and where it came from, for messages: the flag, or the environment variable. */
+function readSettings(command: Command, values: Map<FlagName, string | true>, env: Env): Settings {
+  const { flags } = command;
+  const take = (name: FlagName): { raw: string; source: string } | undefined => {
+    if (!flags.includes(name)) return undefined;
+    const value = values.get(name);
+    if (typeof value === 'string') return { raw: value, source: `--${name}` };
+    const variable = FLAGS[name].env;
+    const fromEnv = variable ? env[variable] : undefined;
+    // An empty variable is an unset one (`PORT= pkgcat serve` uses the default).
+    return variable && fromEnv ? { raw: fromEnv, source: variable } : undefined;
+  };
+  const text = (name: FlagName) => take(name)?.raw;
+  return {
+    repo: text('repo'),
+    out: text('out'),
+    users: text('users'),
+    port: port(take('port')),
+    host: text('host') ?? DEFAULT_HOST,
+    siteUrl: siteUrl(take('site-url')),
+    redisUrl: text('redis-url'),
+    sessionDir: text('session-dir'),
+    sessionSecret: command.sessionSecret ? env.PKGCAT_SESSION_SECRET || undefined : undefined,
+    trustProxy: text('trust-proxy'),
+    pollSeconds: pollSeconds(take('poll-seconds')),
+    accelRedirect: accelRedirect(take('accel-redirect')),
+    quiet: values.get('quiet') === true,
+  };
+}
+
+function port(value: { raw: string; source: string } | undefined): number {
+  if (!value) return DEFAULT_PORT;
+  const number = /^\d{1,5}$/.test(value.raw) ? Number(value.raw) : NaN;
+  if (!(number <= 65535)) throw new UsageError(`${value.source} must be an integer from 0 to 65535, got "${value.raw}"`);
+  return number;
+}
+
+function pollSeconds(value: { raw: string; source: string } | undefined): number {
+  if (!value) return DEFAULT_POLL_SECONDS;
+  const number = /^\s*$/.test(value.raw) ? NaN : Number(value.raw);
+  if (!(number > 0 && Number.isFinite(number))) throw new UsageError(`${value.source} must be a number of seconds above 0, got "${value.raw}"`);
+  return number;
+}
+
+/** `--site-url`: an absolute http(s) URL without query or fragment; trailing slashes removed. */
+function siteUrl(value: { raw: string; source: string } | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(value.raw);
+  } catch {
+    // Reported below.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.search || url.hash || url.username || url.password) {
+    throw new UsageError(`${value.source} must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "${value.raw}"`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** `--accel-redirect`: an absolute URL path (the gateway checks the rest). */
+function accelRedirect(value: { raw: string; source: string } | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!value.raw.startsWith('/')) throw new UsageError(`${value.source} must be an absolute path such as /_pkgcat, got "${value.raw}"`);
+  return value.raw;
+}
+
+function required(value: string | undefined, flag: FlagName): string {
+  if (!value) throw new UsageError(`--${flag} is required (or set ${FLAGS[flag].env})`);
+  return resolve(value);
+}
+
+export async function main(argv: string[], env: Env): Promise<number> {
+  try {
+    const parsed = parseCommandLine(argv, env);
+    switch (parsed.kind) {
+      case 'version':
+        process.stdout.write(`${version()}\n`);
+        return 0;
+      case 'help':
+        process.stdout.write(parsed.command ? commandHelp(parsed.command) : overview());
+        return 0;
+      case 'missing':
+        process.stderr.write(overview());
+        return 2;
+    }
+    const { command, args, settings } = parsed;
+    switch (command) {
+      case 'build': {
+        const { runBuild } = await import('./build.ts');
+        return await runBuild({
+          repo: required(settings.repo, 'repo'),
+          out: required(settings.out, 'out'),
+          siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
+          quiet: settings.quiet,
+        });
+      }
+      case 'serve': {
+        const out = required(settings.out, 'out');
+        const { runServe } = await import('./serve.ts');
+        return await runServe({
+          ...settings,
+          out,
+          repo: settings.repo ? resolve(settings.repo) : undefined,
+          users: settings.users ? resolve(settings.users) : undefined,
+          sessionDir: settings.sessionDir ? resolve(settings.sessionDir) : join(dirname(out), `${basename(out)}-sessions`),
+        });
+      }
+      case 'user': {
+        const { runUserAdd } = await import('../gateway/auth/user-cli.ts');
+        await runUserAdd({ username: args[1]!, usersFile: required(settings.users, 'users') });
+        return 0;
+      }
+      case 'demo': {
+        const { runDemo } = await import('./demo.ts');
+        return await runDemo(settings);
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`pkgcat: ${error.message}\n`);
+      return 2;
+    }
+    const message = error instanceof Failure ? error.message : (describeSystemError(error) ?? firstLine(error));
+    process.stderr.write(`pkgcat: ${message}\n`);
+    return 1;
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
