@@ -224,7 +224,7 @@ export class CatalogRepo {
     if (head.code !== 0) {
       const any = await run(path, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
       if (any.code !== 0) throw new CatalogRepoError('no-commits', `${path} has no commits; a catalog needs commits on its main branch`);
-      throw new CatalogRepoError('no-main', `${path} has no branch main; pkgcat reads only main (CATALOG-FORMAT.md)`);
+      throw new CatalogRepoError('no-main', `${path} has no branch main; pkgcat reads only main (see docs/catalog-format.md)`);
     }
     return repo;
   }

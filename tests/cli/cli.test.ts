@@ -29,7 +29,7 @@ describe('pkgcat build on unusable input: exit 1 and one line saying why', () =>
       await createCatalogRepo(dir, [{ message: 'x', time: hoursLater(0) }]);
       await git(dir, ['branch', '-m', 'main', 'trunk']);
       return dir;
-    }, /^pkgcat: .* has no branch main; pkgcat reads only main \(CATALOG-FORMAT.md\)\n$/],
+    }, /^pkgcat: .* has no branch main; pkgcat reads only main \(see docs\/catalog-format.md\)\n$/],
   ])('%s', async (_case, prepare, message) => {
     const repo = await prepare(await temporaryDirectory());
     const out = `${await temporaryDirectory()}/out`;
