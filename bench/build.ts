@@ -1,9 +1,9 @@
 /**
  * The build benchmark: full-history build, one new commit, no-op, bytes on disk, peak memory.
  *
- *   npm run bench -- build                          the vcpkg-5000 corpus (the recorded figures)
- *   npm run bench -- build --corpus vcpkg-300       the small corpus, for a quick check
- *   npm run bench -- build --synthetic              a synthetic catalog (bench/synthetic.ts)
+ *   npm run bench -- build --corpus-dir <dir>                     the vcpkg-5000 corpus (the recorded figures)
+ *   npm run bench -- build --corpus vcpkg-300 --corpus-dir <dir>  the small corpus, for a quick check
+ *   npm run bench -- build --synthetic                            a synthetic catalog (bench/synthetic.ts), no corpus needed
  *
  * Every build runs in a child process, so the figures include Node's start-up and the peak RSS is
  * the build's own: bench/measure-child.ts (buildCatalog in a fresh process, reporting its own
@@ -353,7 +353,7 @@ export const suite: Suite = {
     seed: { type: 'string' },
   },
   usage: [
-    `--corpus ${CORPORA.join('|')}   build a corpus from ../shared/corpus (default vcpkg-5000 unless --synthetic)`,
+    `--corpus ${CORPORA.join('|')}   build a corpus bundle from --corpus-dir (default vcpkg-5000 unless --synthetic)`,
     '--synthetic                    build a synthetic catalog (bench/synthetic.ts) instead, or as well with --corpus',
     `--packages N --commits N       synthetic size (default ${SYNTHETIC_DEFAULTS.packages} packages, ${SYNTHETIC_DEFAULTS.commits} commits)`,
     `--chain-depth N --seed S       synthetic dependency chain length and seed (default ${SYNTHETIC_DEFAULTS.chainDepth}, ${SYNTHETIC_DEFAULTS.seed})`,

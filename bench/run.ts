@@ -5,6 +5,9 @@
  *   npm run bench -- build [options]   one suite
  *   npm run bench -- --help
  *
+ * The vcpkg corpus bundles are not in the repository: `--corpus-dir <dir>` (or PKGCAT_CORPUS_DIR)
+ * names the folder that holds them. `--synthetic` needs none.
+ *
  * Work happens in a fresh directory under os.tmpdir(), removed at the end unless --keep. Raw
  * results go to bench/results/<suite>-<target>.json (committed as the record); the figures
  * with the machine they ran on are written up in docs/benchmarks.md.
@@ -24,23 +27,36 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CORPUS_DIR = resolve(ROOT, '..', 'shared', 'corpus');
 
 const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   keep: { type: 'boolean' },
+  'corpus-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
-function corpusFile(name: string): string {
-  const file = join(CORPUS_DIR, name);
-  if (!existsSync(file)) {
-    throw new Error(
-      existsSync(CORPUS_DIR)
-        ? `corpus file ${file} is missing (see ${join(CORPUS_DIR, 'README.md')})`
-        : `the corpus folder ${CORPUS_DIR} is missing: the benchmark expects ../shared/corpus beside the checkout (${ROOT}), holding vcpkg-5000.bundle and vcpkg-300.bundle`,
-    );
-  }
-  return file;
+const CORPUS_SOURCE =
+  'the vcpkg corpus bundles (vcpkg-300.bundle, vcpkg-5000.bundle, vcpkg-16193.bundle: git bundles of a catalog derived from the history of microsoft/vcpkg) ' +
+  "are distributed with the project's benchmark data, not in this repository; --synthetic needs no corpus";
+
+/**
+ * The corpus folder: `--corpus-dir`, else PKGCAT_CORPUS_DIR, else none. A relative path is read
+ * from the directory `npm run` was started in (npm itself runs the script in the project root).
+ */
+function corpusDirectory(option: unknown): string | null {
+  const dir = typeof option === 'string' && option !== '' ? option : process.env.PKGCAT_CORPUS_DIR || null;
+  return dir === null ? null : resolve(process.env.INIT_CWD ?? process.cwd(), dir);
+}
+
+/** Resolves a corpus bundle, or throws one line saying which file is expected and where to get it. */
+function corpusFinder(dir: string | null): (name: string) => string {
+  return (name) => {
+    if (dir === null) {
+      throw new Error(`this run needs the corpus file ${name}: pass --corpus-dir <dir> (or set PKGCAT_CORPUS_DIR) to the folder that holds it; ${CORPUS_SOURCE}`);
+    }
+    const file = join(dir, name);
+    if (!existsSync(file)) throw new Error(`this run needs the corpus file ${file}, which is missing: the corpus folder must hold ${name}; ${CORPUS_SOURCE}`);
+    return file;
+  };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -65,7 +81,16 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) {
     const lines = ['usage: npm run bench [-- <suite>] [options]', '', 'suites (all run, in this order, when none is named):'];
     for (const suite of suites) lines.push(`  ${suite.name.padEnd(10)} ${suite.description}`, ...suite.usage.map((line) => `      ${line}`));
-    lines.push('', 'options:', '  --keep       keep the temporary work directory', '  -h, --help   this help');
+    lines.push(
+      '',
+      'options:',
+      '  --corpus-dir <dir>  the folder holding the vcpkg corpus bundles (vcpkg-300.bundle, vcpkg-5000.bundle);',
+      '                      default: the environment variable PKGCAT_CORPUS_DIR, else none. The bundles are',
+      "                      distributed with the project's benchmark data, not in this repository;",
+      '                      --synthetic needs no corpus',
+      '  --keep              keep the temporary work directory',
+      '  -h, --help          this help',
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   }
@@ -104,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
         work: suiteWork,
         values,
         selected: named !== undefined,
-        corpusFile,
+        corpusFile: corpusFinder(corpusDirectory(values['corpus-dir'])),
         resultsDir: join(ROOT, 'bench', 'results'),
         log: (line) => process.stdout.write(`${line}\n`),
       });

@@ -2,9 +2,9 @@
  * The serving benchmark: throughput and latency of the gateway against the Node ceiling and nginx,
  * on loopback, in one run.
  *
- *   npm run bench -- serve                         the vcpkg-300 corpus (about 3 minutes)
- *   npm run bench -- serve --corpus vcpkg-5000     a longer history (adds a 3-minute build)
- *   npm run bench -- serve --duration 5 --cpu-prof
+ *   npm run bench -- serve --corpus-dir <dir>                       the vcpkg-300 corpus (about 3 minutes)
+ *   npm run bench -- serve --corpus vcpkg-5000 --corpus-dir <dir>   a longer history (adds a 3-minute build)
+ *   npm run bench -- serve --corpus-dir <dir> --duration 5 --cpu-prof
  *
  * It builds the corpus into the work directory and starts, each on its own loopback port:
  *
@@ -188,7 +188,7 @@ export const suite: Suite = {
     'cpu-prof': { type: 'boolean' },
   },
   usage: [
-    '--corpus <name>     vcpkg-300 (default) or vcpkg-5000, from ../shared/corpus',
+    '--corpus <name>     vcpkg-300 (default) or vcpkg-5000, a bundle in --corpus-dir',
     '--duration <s>      seconds per wrk run (default 10; each run has a 2 s warm-up before)',
     '--connections <n>   wrk connections (default 64; 2 threads)',
     '--cpu-prof          write a V8 CPU profile of the gateway into the work directory (use with --keep)',
@@ -203,6 +203,7 @@ async function run(context: SuiteContext): Promise<void> {
   const duration = Number(typeof values.duration === 'string' ? values.duration : 10);
   const connections = Number(typeof values.connections === 'string' ? values.connections : 64);
   if (!(duration > 0 && duration <= 120) || !(connections > 0 && connections <= 1024)) throw new Error('--duration must be 1 to 120 s, --connections 1 to 1024');
+  const bundle = context.corpusFile(`${corpus}.bundle`);
   const nginxBinary = findNginx();
   if (!nginxBinary) throw new Error('nginx is not installed (apt-get install -y nginx)');
   if (spawnSync('wrk', ['-v']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
@@ -211,7 +212,7 @@ async function run(context: SuiteContext): Promise<void> {
   const repo = join(work, 'repo');
   const out = join(work, 'out');
   log(`serve: cloning ${corpus} and building it (pkgcat build)`);
-  git(work, ['clone', '-q', context.corpusFile(`${corpus}.bundle`), repo]);
+  git(work, ['clone', '-q', bundle, repo]);
   const built = checkChild('pkgcat build', await runChild(process.execPath, [join(root, 'bin/pkgcat.js'), 'build', '--repo', repo, '--out', out, '--quiet'], { cwd: root }));
   log(`serve: built in ${secs(built.seconds)}`);
 

@@ -16,7 +16,10 @@ export interface SuiteContext {
   values: OptionValues;
   /** Whether the suite was named on the command line (false when `npm run bench` runs them all). */
   selected: boolean;
-  /** Resolves a corpus file (`vcpkg-5000.bundle`) in `../shared/corpus`; throws a clear error when absent. */
+  /**
+   * Resolves a corpus file (`vcpkg-5000.bundle`) in the folder given by `--corpus-dir` or
+   * PKGCAT_CORPUS_DIR; throws a one-line error saying what is expected when there is none.
+   */
   corpusFile(name: string): string;
   /** Where raw results are written: `bench/results/`. */
   resultsDir: string;

@@ -69,7 +69,7 @@ const INITIAL = DEMO_PACKAGES.map((pkg) => pkg.name).filter((name) => !ADDED_LAT
 
 const README_V1 = `# pkgcat demo catalog
 
-A catalog repository in the format pkgcat reads (CATALOG-FORMAT.md): one directory per package
+A catalog repository in the format pkgcat reads (see its docs/catalog-format.md): one directory per package
 under \`packages/\`, OSV advisories under \`advisories/\`.
 
 Everything here is demo data. The packages are real projects, but versions after 2025, star

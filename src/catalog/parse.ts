@@ -1,34 +1,52 @@
 /**
- * Validation of the catalog's files (CATALOG-FORMAT.md). Pure: bytes in, a value or the reason
- * it is unusable out. The build turns reasons into diagnostics and leaves the record out.
+ * Validation of the catalog's files (CATALOG-FORMAT.md), through the schemas of
+ * src/schemas/catalog.ts. Pure: bytes in, a value or the reason it is unusable out. A reason
+ * names every bad field of the file at once. The build turns reasons into diagnostics and leaves
+ * the record out.
  */
-import { isPackageName, nameKey } from '../grammar.ts';
+import type { z } from 'zod';
 import type { Manifest, OsvRecord, Scorecard } from '../compose/types.ts';
+import { AdvisorySchema, ManifestSchema, ScorecardSchema, describeIssues, fieldIssues, type FieldIssue } from '../schemas/catalog.ts';
 
 export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; reason: string };
 
-const SHA256 = /^[0-9a-f]{64}$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function parseJsonObject(bytes: Buffer): Record<string, unknown> | string {
+type Json = { ok: true; json: Record<string, unknown> } | { ok: false; reason: string };
+
+/** The file's JSON object, or why it has none (`manifest.json is not valid JSON (...)`). */
+function parseJsonObject(bytes: Buffer, file: string): Json {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    return 'is not valid UTF-8';
+    return { ok: false, reason: `${file} is not valid UTF-8` };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return `is not valid JSON (${(error as Error).message})`;
+    return { ok: false, reason: `${file} is not valid JSON (${(error as Error).message})` };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'is not a JSON object';
-  return value as Record<string, unknown>;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: `${file} is not a JSON object` };
+  return { ok: true, json: value as Record<string, unknown> };
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
+/**
+ * Runs a schema over a file's object and lists every problem. `extra` is a problem the schema
+ * cannot see (a name that differs from where the file lives); it is listed after the problems of
+ * its field, which is the schema's first field.
+ */
+function check<S extends z.ZodType>(
+  schema: S,
+  json: Record<string, unknown>,
+  extra?: FieldIssue,
+): { ok: true; value: z.output<S> } | { ok: false; issues: FieldIssue[] } {
+  const result = schema.safeParse(json);
+  const issues = result.success ? [] : fieldIssues(result.error);
+  if (extra) issues.splice(issues.filter((issue) => issue.path === extra.path).length, 0, extra);
+  return result.success && issues.length === 0 ? { ok: true, value: result.data } : { ok: false, issues };
+}
 
 function isAbsoluteUrl(value: string): boolean {
   try {
@@ -40,87 +58,38 @@ function isAbsoluteUrl(value: string): boolean {
 
 /** Validates `packages/<dirName>/manifest.json`. */
 export function parseManifest(bytes: Buffer, dirName: string): Parsed<Manifest> {
-  const json = parseJsonObject(bytes);
-  if (typeof json === 'string') return { ok: false, reason: `manifest ${json}` };
-  const fail = (reason: string): Parsed<Manifest> => ({ ok: false, reason });
-  for (const field of ['name', 'version', 'description', 'license'] as const) {
-    if (!isString(json[field])) return fail(`manifest field "${field}" is required and must be a string`);
-  }
-  const name = json.name as string;
-  if (!isPackageName(name)) return fail(`manifest name "${name}" does not match ^[A-Za-z0-9][A-Za-z0-9._-]*$`);
-  if (name !== dirName) return fail(`manifest name "${name}" does not equal its directory name "${dirName}"`);
-  if ((json.version as string).trim() === '') return fail('manifest field "version" is empty');
-  if ((json.license as string).trim() === '') return fail('manifest field "license" is empty');
-  for (const field of ['homepage', 'repository'] as const) {
-    if (json[field] !== undefined && !isString(json[field])) return fail(`manifest field "${field}" must be a string`);
-  }
-  if (json.categories !== undefined && !isStringArray(json.categories)) return fail('manifest field "categories" must be an array of strings');
-  if (json.stars !== undefined && !(Number.isInteger(json.stars) && (json.stars as number) >= 0)) {
-    return fail('manifest field "stars" must be an integer >= 0');
-  }
-  const archive = json.archive as Record<string, unknown> | undefined;
-  if (!archive || typeof archive !== 'object' || Array.isArray(archive)) return fail('manifest field "archive" is required and must be an object {url, sha256}');
-  if (!isString(archive.url) || archive.url === '') return fail('manifest field "archive.url" is required and must be a string');
-  if (!isString(archive.sha256) || !SHA256.test(archive.sha256)) return fail('manifest field "archive.sha256" must be 64 lowercase hex characters');
-  const deps = json.dependencies as Record<string, unknown> | undefined;
-  if (deps !== undefined && (deps === null || typeof deps !== 'object' || Array.isArray(deps))) {
-    return fail('manifest field "dependencies" must be an object {build?, runtime?}');
-  }
-  const dependencies = { build: [] as string[], runtime: [] as string[] };
-  for (const kind of ['build', 'runtime'] as const) {
-    const list = deps?.[kind];
-    if (list === undefined) continue;
-    if (!isStringArray(list)) return fail(`manifest field "dependencies.${kind}" must be an array of package names`);
-    const bad = list.find((dep) => !isPackageName(dep));
-    if (bad !== undefined) return fail(`dependency "${bad}" in "dependencies.${kind}" is not a valid package name`);
-    // Names are case-insensitive: `zlib` and `ZLIB` in one list are one dependency (the first spelling is kept).
-    const seen = new Set<string>();
-    dependencies[kind] = list.filter((dep) => !seen.has(nameKey(dep)) && Boolean(seen.add(nameKey(dep))));
-  }
+  const file = parseJsonObject(bytes, 'manifest.json');
+  if (!file.ok) return file;
+  const name = file.json.name;
+  const misplaced = typeof name === 'string' && name !== dirName;
+  const result = check(ManifestSchema, file.json, misplaced ? { path: 'name', message: `must equal its directory name "${dirName}", not ${JSON.stringify(name)}` } : undefined);
+  if (!result.ok) return { ok: false, reason: describeIssues('manifest.json', result.issues) };
+  const manifest = result.value;
   const warnings: string[] = [];
   for (const field of ['homepage', 'repository'] as const) {
-    const value = json[field] as string | undefined;
-    if (value !== undefined && !isAbsoluteUrl(value)) warnings.push(`manifest field "${field}" is not an absolute URL: "${value}"`);
+    const value = manifest[field];
+    if (value !== undefined && !isAbsoluteUrl(value)) warnings.push(`manifest.json: "${field}" is not an absolute URL: ${JSON.stringify(value)}`);
   }
-  const manifest: Manifest = {
-    name,
-    version: json.version as string,
-    description: json.description as string,
-    license: json.license as string,
-    homepage: json.homepage as string | undefined,
-    repository: json.repository as string | undefined,
-    categories: [...new Set((json.categories as string[] | undefined) ?? [])],
-    stars: (json.stars as number | undefined) ?? 0,
-    archive: { url: archive.url, sha256: archive.sha256 },
-    dependencies,
-  };
   return { ok: true, value: manifest, warnings };
 }
 
-/** Validates `advisories/<fileId>.json` as an OSV record. */
+/** Validates `advisories/<fileId>.json` as an OSV record; the record is kept as written. */
 export function parseAdvisory(bytes: Buffer, fileId: string): Parsed<OsvRecord> {
-  const json = parseJsonObject(bytes);
-  if (typeof json === 'string') return { ok: false, reason: `advisory ${json}` };
-  if (!isString(json.id) || json.id === '') return { ok: false, reason: 'advisory field "id" is required and must be a string' };
-  if (json.id !== fileId) return { ok: false, reason: `advisory id "${json.id}" does not match its file name "${fileId}.json"` };
-  if (!isString(json.modified)) return { ok: false, reason: 'advisory field "modified" is required and must be a string' };
-  if (json.affected !== undefined && !Array.isArray(json.affected)) return { ok: false, reason: 'advisory field "affected" must be an array' };
-  if (json.withdrawn !== undefined && !isString(json.withdrawn)) return { ok: false, reason: 'advisory field "withdrawn" must be a timestamp string' };
-  return { ok: true, value: json as OsvRecord, warnings: [] };
+  const file = parseJsonObject(bytes, 'advisory');
+  if (!file.ok) return file;
+  const id = file.json.id;
+  const misplaced = typeof id === 'string' && id !== '' && id !== fileId;
+  const result = check(AdvisorySchema, file.json, misplaced ? { path: 'id', message: `must equal its file name without ".json" ("${fileId}"), not ${JSON.stringify(id)}` } : undefined);
+  if (!result.ok) return { ok: false, reason: describeIssues('advisory', result.issues) };
+  // Kept as written: composition reads the OSV fields it uses defensively.
+  return { ok: true, value: file.json as OsvRecord, warnings: [] };
 }
 
-/** Validates `packages/<name>/scorecard.json`. */
+/** Validates `packages/<name>/scorecard.json`; the scorecard is kept as written. */
 export function parseScorecard(bytes: Buffer): Parsed<Scorecard> {
-  const json = parseJsonObject(bytes);
-  if (typeof json === 'string') return { ok: false, reason: `scorecard ${json}` };
-  const score = json.score;
-  if (typeof score !== 'number' || !(score === -1 || (score >= 0 && score <= 10))) {
-    return { ok: false, reason: 'scorecard field "score" must be a number from 0 to 10, or -1' };
-  }
-  if (!Array.isArray(json.checks)) return { ok: false, reason: 'scorecard field "checks" must be an array' };
-  const badCheck = (json.checks as unknown[]).find(
-    (check) => !check || typeof check !== 'object' || !isString((check as Record<string, unknown>).name) || typeof (check as Record<string, unknown>).score !== 'number',
-  );
-  if (badCheck !== undefined) return { ok: false, reason: 'scorecard checks must each have a string "name" and a numeric "score"' };
-  return { ok: true, value: json as Scorecard, warnings: [] };
+  const file = parseJsonObject(bytes, 'scorecard.json');
+  if (!file.ok) return file;
+  const result = check(ScorecardSchema, file.json);
+  if (!result.ok) return { ok: false, reason: describeIssues('scorecard.json', result.issues) };
+  return { ok: true, value: file.json as Scorecard, warnings: [] };
 }

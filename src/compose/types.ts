@@ -3,6 +3,7 @@
  * git (src/catalog); composition (this folder) turns it into payloads without touching fs, git,
  * the clock or the environment.
  */
+import type { Manifest } from '../schemas/catalog.ts';
 
 /** Lowercase severity, everywhere (DECISIONS.md 9). */
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'unknown';
@@ -23,19 +24,11 @@ export interface DependencySets {
   runtime: string[];
 }
 
-/** A validated `packages/<name>/manifest.json` (CATALOG-FORMAT.md), with defaults filled in. */
-export interface Manifest {
-  name: string;
-  version: string;
-  description: string;
-  license: string;
-  homepage?: string;
-  repository?: string;
-  categories: string[];
-  stars: number;
-  archive: { url: string; sha256: string };
-  dependencies: DependencySets;
-}
+/**
+ * A validated `packages/<name>/manifest.json` (CATALOG-FORMAT.md), with defaults filled in: the
+ * output of its schema in src/schemas/catalog.ts.
+ */
+export type { Manifest };
 
 export interface OsvEvent {
   introduced?: string;

@@ -53,7 +53,7 @@ describe('pkgcat build', () => {
     ]);
     const first = await pkgcat(['build', '--repo', repo, '--out', out]);
     expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/^diagnostic error: commit [0-9a-f]{12} packages\/bad\/manifest.json: manifest is not valid JSON/m);
+    expect(first.stderr).toMatch(/^diagnostic error: commit [0-9a-f]{12} packages\/bad\/manifest.json: manifest.json is not valid JSON/m);
     expect(first.stderr).toMatch(/pkgcat: built 2 new of 2 commits in [\d.]+ s; published [0-9a-f]{12}, 1 diagnostics/);
     const second = await pkgcat(['build'], { env: cleanEnv({ PKGCAT_REPO: repo, PKGCAT_OUT: out }) });
     expect(second).toMatchObject({ code: 0, stderr: expect.stringMatching(/is already built and published \(2 commits\); nothing to do/) });

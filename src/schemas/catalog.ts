@@ -1,0 +1,144 @@
+/**
+ * The schemas of the catalog's own files: `packages/<name>/manifest.json`, `advisories/<id>.json`
+ * (OSV) and `packages/<name>/scorecard.json`, as a catalog maintainer writes them. Each message
+ * is written for that maintainer: it names the field (its path in quotes) and what it must be,
+ * and `describeIssues` lists every bad field of a file in one line.
+ *
+ * Pure: zod and the name grammar only, no I/O. src/catalog/parse.ts runs them on file bytes.
+ */
+import { z } from 'zod';
+import { isPackageName, nameKey } from '../grammar.ts';
+
+/** One problem in a file: the field's path (`archive.sha256`, `checks[2].name`; empty for the whole file) and what is wrong. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** How the grammar of a package name reads in a message. */
+export const PACKAGE_NAME_RULE = 'a letter or digit, then letters, digits, ".", "_" or "-"';
+
+/** A type error's message: "is required" when the field is absent, `otherwise` when it has the wrong type. */
+const requiredOr = (otherwise: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : otherwise);
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+const requiredString = z.string({ error: requiredOr('must be a string') });
+const optionalString = z.string({ error: 'must be a string' }).optional();
+/** A required string with something in it besides white space. */
+const nonBlankString = requiredString.refine((value) => value.trim() !== '', { error: 'must not be empty' });
+
+const packageName = (type: string) =>
+  z.string({ error: requiredOr(type) }).refine(isPackageName, {
+    error: (issue) => `must be a package name (${PACKAGE_NAME_RULE}), not ${JSON.stringify(issue.input)}`,
+  });
+
+/** A list of dependency names, de-duplicated case-insensitively (the first spelling is kept). */
+const dependencyList = z
+  .array(packageName('must be a string'), { error: 'must be an array of package names' })
+  .transform((names) => {
+    const seen = new Set<string>();
+    return names.filter((name) => !seen.has(nameKey(name)) && Boolean(seen.add(nameKey(name))));
+  })
+  .optional();
+
+/**
+ * `packages/<name>/manifest.json`, parsed into the manifest composition uses: defaults filled in
+ * (`categories` [], `stars` 0, no dependencies), categories without repeats, fields the format
+ * does not name dropped. That the name equals its directory's is checked by the caller, which
+ * knows the directory.
+ */
+export const ManifestSchema = z.object(
+  {
+    name: packageName('must be a string'),
+    version: nonBlankString,
+    description: requiredString,
+    license: nonBlankString,
+    homepage: optionalString,
+    repository: optionalString,
+    categories: z
+      .array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' })
+      .optional()
+      .transform((categories) => [...new Set(categories ?? [])]),
+    stars: z
+      .number({ error: 'must be an integer >= 0' })
+      .refine((stars) => Number.isInteger(stars) && stars >= 0, { error: 'must be an integer >= 0' })
+      .optional()
+      .transform((stars) => stars ?? 0),
+    archive: z.object(
+      {
+        url: requiredString.refine((url) => url !== '', { error: 'must not be empty' }),
+        sha256: z.string({ error: requiredOr('must be 64 lowercase hex characters') }).regex(SHA256, { error: 'must be 64 lowercase hex characters' }),
+      },
+      { error: requiredOr('must be an object {url, sha256}') },
+    ),
+    dependencies: z
+      .looseObject({ build: dependencyList, runtime: dependencyList }, { error: 'must be an object {build?, runtime?}' })
+      .optional()
+      .transform((dependencies) => ({ build: dependencies?.build ?? [], runtime: dependencies?.runtime ?? [] })),
+  },
+  { error: 'must be a JSON object' },
+);
+
+/** A validated manifest, with defaults filled in. */
+export type Manifest = z.output<typeof ManifestSchema>;
+
+/**
+ * `advisories/<id>.json`: an OSV record. Only what the catalog relies on is checked (`id`,
+ * `modified`, the type of `affected` and `withdrawn`); the record is kept as written. That the
+ * `id` equals the file name is checked by the caller.
+ */
+export const AdvisorySchema = z.looseObject(
+  {
+    id: requiredString.refine((id) => id !== '', { error: 'must not be empty' }),
+    modified: requiredString,
+    affected: z.array(z.unknown(), { error: 'must be an array' }).optional(),
+    withdrawn: z.string({ error: 'must be a timestamp string' }).optional(),
+  },
+  { error: 'must be a JSON object' },
+);
+
+const SCORE_RULE = 'must be a number from 0 to 10, or -1';
+
+/** `packages/<name>/scorecard.json`: what `scorecard --format=json` prints; kept as written. */
+export const ScorecardSchema = z.looseObject(
+  {
+    score: z
+      .number({ error: requiredOr(SCORE_RULE) })
+      .refine((score) => score === -1 || (score >= 0 && score <= 10), { error: SCORE_RULE }),
+    checks: z.array(
+      z.looseObject(
+        {
+          name: requiredString,
+          score: z.number({ error: requiredOr('must be a number') }),
+        },
+        { error: 'must be an object with a string "name" and a numeric "score"' },
+      ),
+      { error: requiredOr('must be an array') },
+    ),
+  },
+  { error: 'must be a JSON object' },
+);
+
+/** `archive.sha256`, `dependencies.build[2]`: a zod path as a maintainer reads it. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) {
+    if (typeof part === 'number') text += `[${part}]`;
+    else text += text === '' ? String(part) : `.${String(part)}`;
+  }
+  return text;
+}
+
+/** The problems of a failed parse, in the order of the schema's fields. */
+export function fieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({ path: fieldPath(issue.path), message: issue.message }));
+}
+
+/**
+ * One line naming every problem: `manifest.json: "version" is required; "stars" must be an
+ * integer >= 0`. A problem of the whole file (empty path) reads without quotes.
+ */
+export function describeIssues(file: string, issues: readonly FieldIssue[]): string {
+  return `${file}: ${issues.map((issue) => (issue.path === '' ? issue.message : `"${issue.path}" ${issue.message}`)).join('; ')}`;
+}

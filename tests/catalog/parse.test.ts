@@ -1,0 +1,190 @@
+/**
+ * The catalog's files through their schemas (src/schemas/catalog.ts, src/catalog/parse.ts): every
+ * rule of the format, and a reason that names every bad field of a file at once.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseAdvisory, parseManifest, parseScorecard, type Parsed } from '../../src/catalog/parse.ts';
+import { describeIssues, fieldPath } from '../../src/schemas/catalog.ts';
+
+const SHA = 'ab'.repeat(32);
+const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+
+/** A valid manifest of directory `zlib`, with overrides (`undefined` removes a field). */
+function manifestFile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const file: Record<string, unknown> = {
+    name: 'zlib', version: '1.3.1', description: 'A compression library.', license: 'Zlib',
+    archive: { url: 'https://zlib.net/zlib-1.3.1.tar.gz', sha256: SHA }, ...overrides,
+  };
+  for (const [key, value] of Object.entries(file)) if (value === undefined) delete file[key];
+  return file;
+}
+
+const reason = <T>(parsed: Parsed<T>) => (parsed.ok ? null : parsed.reason);
+const value = <T>(parsed: Parsed<T>): T => {
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.value;
+};
+
+describe('manifest.json', () => {
+  it('fills in the defaults and keeps exactly the fields of the format', () => {
+    const parsed = parseManifest(bytes(manifestFile({ extra: true, archive: { url: 'u', sha256: SHA, size: 1 } })), 'zlib');
+    expect(parsed).toEqual({
+      ok: true,
+      warnings: [],
+      value: {
+        name: 'zlib', version: '1.3.1', description: 'A compression library.', license: 'Zlib',
+        categories: [], stars: 0, archive: { url: 'u', sha256: SHA }, dependencies: { build: [], runtime: [] },
+      },
+    });
+    expect(Object.keys(value(parsed))).toEqual(['name', 'version', 'description', 'license', 'categories', 'stars', 'archive', 'dependencies']);
+  });
+
+  it('keeps the optional fields, drops repeated categories, and de-duplicates dependencies case-insensitively (first spelling kept)', () => {
+    const parsed = value(parseManifest(bytes(manifestFile({
+      homepage: 'https://zlib.net', repository: 'https://github.com/madler/zlib', categories: ['compression', 'c', 'compression', 'C'],
+      stars: 6000, dependencies: { build: ['CMake', 'cmake', 'ninja', 'CMAKE'], runtime: ['zlib-ng'], test: ['x y'] },
+    })), 'zlib'));
+    expect(parsed).toMatchObject({
+      homepage: 'https://zlib.net', repository: 'https://github.com/madler/zlib', categories: ['compression', 'c', 'C'], stars: 6000,
+      dependencies: { build: ['CMake', 'ninja'], runtime: ['zlib-ng'] },
+    });
+  });
+
+  it.each([
+    ['an empty description', { description: '' }],
+    ['stars 0', { stars: 0 }],
+    ['a very large integer of stars', { stars: 1e20 }],
+    ['an empty dependencies object', { dependencies: {} }],
+    ['a white-space archive url', { archive: { url: ' ', sha256: SHA } }],
+  ])('accepts %s', (_case, overrides) => {
+    expect(reason(parseManifest(bytes(manifestFile(overrides)), 'zlib'))).toBeNull();
+  });
+
+  it.each([
+    ['the name differs from the directory (case counts)', { name: 'ZLib' }, '"name" must equal its directory name "zlib", not "ZLib"'],
+    ['the name breaks the grammar', { name: '-zlib' }, '"name" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"), not "-zlib"; "name" must equal its directory name "zlib", not "-zlib"'],
+    ['the name is missing', { name: undefined }, '"name" is required'],
+    ['the version is missing', { version: undefined }, '"version" is required'],
+    ['the version is a number', { version: 1 }, '"version" must be a string'],
+    ['the version is blank', { version: '  ' }, '"version" must not be empty'],
+    ['the description is missing', { description: undefined }, '"description" is required'],
+    ['the license is empty', { license: '' }, '"license" must not be empty'],
+    ['the homepage is null', { homepage: null }, '"homepage" must be a string'],
+    ['the repository is a number', { repository: 7 }, '"repository" must be a string'],
+    ['categories is a string', { categories: 'compression' }, '"categories" must be an array of strings'],
+    ['a category is a number', { categories: ['a', 2] }, '"categories[1]" must be a string'],
+    ['stars is negative', { stars: -1 }, '"stars" must be an integer >= 0'],
+    ['stars is a fraction', { stars: 1.5 }, '"stars" must be an integer >= 0'],
+    ['stars is a string', { stars: '10' }, '"stars" must be an integer >= 0'],
+    ['the archive is missing', { archive: undefined }, '"archive" is required'],
+    ['the archive is an array', { archive: [] }, '"archive" must be an object {url, sha256}'],
+    ['the archive url is missing', { archive: { sha256: SHA } }, '"archive.url" is required'],
+    ['the archive url is empty', { archive: { url: '', sha256: SHA } }, '"archive.url" must not be empty'],
+    ['the archive sha256 is missing', { archive: { url: 'u' } }, '"archive.sha256" is required'],
+    ['the archive sha256 is uppercase', { archive: { url: 'u', sha256: SHA.toUpperCase() } }, '"archive.sha256" must be 64 lowercase hex characters'],
+    ['dependencies is an array', { dependencies: ['cmake'] }, '"dependencies" must be an object {build?, runtime?}'],
+    ['dependencies.runtime is a string', { dependencies: { runtime: 'cmake' } }, '"dependencies.runtime" must be an array of package names'],
+    ['a dependency breaks the grammar', { dependencies: { build: ['cmake', 'not ok'] } }, '"dependencies.build[1]" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"), not "not ok"'],
+    ['a dependency is a number', { dependencies: { build: [3] } }, '"dependencies.build[0]" must be a string'],
+  ])('rejects a manifest where %s', (_case, overrides, problems) => {
+    expect(reason(parseManifest(bytes(manifestFile(overrides)), 'zlib'))).toBe(`manifest.json: ${problems}`);
+  });
+
+  it('names every bad field at once, in the order of the format', () => {
+    const file = manifestFile({ version: undefined, stars: -3, archive: { url: 'u', sha256: 'abc' } });
+    expect(reason(parseManifest(bytes(file), 'zlib'))).toBe(
+      'manifest.json: "version" is required; "stars" must be an integer >= 0; "archive.sha256" must be 64 lowercase hex characters',
+    );
+  });
+
+  it.each([
+    ['not UTF-8', Buffer.from([0x7b, 0xff, 0x7d]), 'manifest.json is not valid UTF-8'],
+    ['not JSON', bytes('{"name": "zlib",}'), expect.stringMatching(/^manifest\.json is not valid JSON \(.+\)$/)],
+    ['an array', bytes([1]), 'manifest.json is not a JSON object'],
+    ['null', bytes('null'), 'manifest.json is not a JSON object'],
+  ])('rejects a file that is %s', (_case, input, expected) => {
+    expect(reason(parseManifest(input, 'zlib'))).toEqual(expected);
+  });
+
+  it('keeps a homepage or repository that is not an absolute URL, with one warning each', () => {
+    const parsed = parseManifest(bytes(manifestFile({ homepage: 'zlib.net', repository: 'git@github.com:madler/zlib' })), 'zlib');
+    expect(parsed).toMatchObject({
+      ok: true,
+      value: { homepage: 'zlib.net', repository: 'git@github.com:madler/zlib' },
+      warnings: [
+        'manifest.json: "homepage" is not an absolute URL: "zlib.net"',
+        'manifest.json: "repository" is not an absolute URL: "git@github.com:madler/zlib"',
+      ],
+    });
+  });
+});
+
+describe('advisories/<id>.json (OSV)', () => {
+  const osv = { id: 'ADV-1', modified: '2026-01-01T00:00:00Z', affected: [{ package: { name: 'zlib' }, extra: [1] }], database_specific: { severity: 'HIGH', x: { y: null } } };
+
+  it('passes the record through as read, fields the catalog does not use included', () => {
+    expect(parseAdvisory(bytes(osv), 'ADV-1')).toEqual({ ok: true, value: osv, warnings: [] });
+  });
+
+  it.each([
+    ['the id is missing', { id: undefined }, '"id" is required'],
+    ['the id is empty', { id: '' }, '"id" must not be empty'],
+    ['the id differs from the file name', { id: 'ADV-2' }, '"id" must equal its file name without ".json" ("ADV-1"), not "ADV-2"'],
+    ['modified is missing', { modified: undefined }, '"modified" is required'],
+    ['affected is an object', { affected: {} }, '"affected" must be an array'],
+    ['withdrawn is null', { withdrawn: null }, '"withdrawn" must be a timestamp string'],
+    ['several fields are bad', { id: 'ADV-2', modified: 3, affected: {} }, '"id" must equal its file name without ".json" ("ADV-1"), not "ADV-2"; "modified" must be a string; "affected" must be an array'],
+  ])('rejects an advisory where %s', (_case, overrides, problems) => {
+    const file: Record<string, unknown> = { ...osv, ...overrides };
+    for (const [key, field] of Object.entries(file)) if (field === undefined) delete file[key];
+    expect(reason(parseAdvisory(bytes(file), 'ADV-1'))).toBe(`advisory: ${problems}`);
+  });
+
+  it('rejects a file that is not JSON', () => {
+    expect(reason(parseAdvisory(bytes('{'), 'ADV-1'))).toMatch(/^advisory is not valid JSON \(/);
+  });
+});
+
+describe('scorecard.json', () => {
+  const scorecard = { date: '2026-01-01', score: 7.4, checks: [{ name: 'Maintained', score: 10, details: null, documentation: { url: 'u' } }], metadata: ['x'] };
+
+  it('passes the scorecard through as read', () => {
+    expect(parseScorecard(bytes(scorecard))).toEqual({ ok: true, value: scorecard, warnings: [] });
+  });
+
+  it.each([-1, 0, 10])('accepts a score of %s', (score) => {
+    expect(reason(parseScorecard(bytes({ score, checks: [] })))).toBeNull();
+  });
+
+  it.each([
+    ['the score is missing', { score: undefined }, '"score" is required'],
+    ['the score is above 10', { score: 11 }, '"score" must be a number from 0 to 10, or -1'],
+    ['the score is -0.5', { score: -0.5 }, '"score" must be a number from 0 to 10, or -1'],
+    ['the checks are missing', { checks: undefined }, '"checks" is required'],
+    ['the checks are an object', { checks: {} }, '"checks" must be an array'],
+    ['a check is a string', { checks: ['Maintained'] }, '"checks[0]" must be an object with a string "name" and a numeric "score"'],
+    ['a check has a bad name and no score', { checks: [{ name: 'A', score: 1 }, { name: 2 }] }, '"checks[1].name" must be a string; "checks[1].score" is required'],
+    ['the score and a check are bad', { score: '7', checks: [{ name: 'A', score: '1' }] }, '"score" must be a number from 0 to 10, or -1; "checks[0].score" must be a number'],
+  ])('rejects a scorecard where %s', (_case, overrides, problems) => {
+    const file: Record<string, unknown> = { ...scorecard, ...overrides };
+    for (const [key, field] of Object.entries(file)) if (field === undefined) delete file[key];
+    expect(reason(parseScorecard(bytes(file)))).toBe(`scorecard.json: ${problems}`);
+  });
+});
+
+describe('how problems read', () => {
+  it.each([
+    [['archive', 'sha256'], 'archive.sha256'],
+    [['dependencies', 'build', 2], 'dependencies.build[2]'],
+    [['checks', 0, 'name'], 'checks[0].name'],
+    [[], ''],
+  ])('the path %j reads %j', (path, text) => {
+    expect(fieldPath(path)).toBe(text);
+  });
+
+  it('quotes each field, and reads a problem of the whole file without quotes', () => {
+    expect(describeIssues('manifest.json', [{ path: 'version', message: 'is required' }, { path: '', message: 'must be a JSON object' }])).toBe(
+      'manifest.json: "version" is required; must be a JSON object',
+    );
+  });
+});
