@@ -4,24 +4,20 @@
  * (`composeDiff` over the two stored listings) and written back write-once, so the next request
  * reads a file. When the write fails (a read-only output directory) they stay in memory only.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { composeDiff } from '../src/compose/diff.ts';
 import { serialize } from '../src/serialize.ts';
+import { writeFileAtomic } from '../src/store/atomic.ts';
+import { contentEtag } from '../src/store/hash.ts';
 import { paths, readListing } from '../src/store/layout.ts';
 import { Lru, Once } from './lru.ts';
 
 export interface DiffBody {
   readonly bytes: Buffer;
-  /** `W/"<first 32 hex of the body's sha256>"`. */
+  /** The body's content ETag, `W/"<first 32 hex of the body's sha256>"` (src/store/hash.ts). */
   readonly etag: string;
   /** `diffs/<sha>/<base>.json` when the body is on disk (accel.ts sends it from there). */
   readonly file?: string;
-}
-
-export function bodyEtag(bytes: Buffer): string {
-  return `W/"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;
 }
 
 export class DiffStore {
@@ -53,7 +49,7 @@ export class DiffStore {
     try {
       const file = paths.diff(this.#out, sha, base);
       const bytes = await readFile(file);
-      return { bytes, etag: bodyEtag(bytes), file };
+      return { bytes, etag: contentEtag(bytes), file };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -67,20 +63,16 @@ export class DiffStore {
     const bytes = Buffer.from(serialize(composeDiff(baseListing, headListing)), 'utf8');
     const file = paths.diff(this.#out, sha, base);
     const written = await this.#writeOnce(file, bytes);
-    return { bytes, etag: bodyEtag(bytes), ...(written ? { file } : {}) };
+    return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
   }
 
-  /** Temporary file then rename: a reader sees the whole diff or none. Same pair, same bytes. */
+  /** Written atomically: a reader sees the whole diff or none. Same pair, same bytes. */
   async #writeOnce(file: string, bytes: Buffer): Promise<boolean> {
-    const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(temporary, bytes);
-      await rename(temporary, file);
+      await writeFileAtomic(file, bytes);
       return true;
     } catch (error) {
       // The answer matters more than the file: serve from memory, and say so once.
-      await rm(temporary, { force: true }).catch(() => {});
       if (!this.#warnedWrite) {
         this.#warnedWrite = true;
         const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
