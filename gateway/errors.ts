@@ -49,6 +49,14 @@ export function ambiguousSha(prefix: string, matches: number): HttpError {
   return new HttpError(400, 'ambiguous sha', `The prefix ${prefix} matches ${matches} commits on the main branch; use more characters.`, cache(CACHE.pinned));
 }
 
+export function methodNotAllowed(allow: string): HttpError {
+  return new HttpError(405, 'method_not_allowed', `This resource answers ${allow} only.`, { ...cache(CACHE.error), Allow: allow });
+}
+
+export function internalError(): HttpError {
+  return new HttpError(500, 'internal', 'The gateway could not answer this request; the error is in its log.', cache(CACHE.error));
+}
+
 /** The message of the 401 `auth_required` (SPEC.md Authentication 4). */
 export const AUTH_REQUIRED_MESSAGE =
   'Sign in at /auth/login and replay the session cookie; sha-pinned bundles need a signed-in session.';
@@ -119,14 +127,6 @@ export function requestBodyError(error: unknown): HttpError | null {
   }
   if (typeof status === 'number' && status >= 400 && status < 500) return badRequest('The request body could not be read.');
   return null;
-}
-
-export function methodNotAllowed(allow: string): HttpError {
-  return new HttpError(405, 'method_not_allowed', `This resource answers ${allow} only.`, { ...cache(CACHE.error), Allow: allow });
-}
-
-export function internalError(): HttpError {
-  return new HttpError(500, 'internal', 'The gateway could not answer this request; the error is in its log.', cache(CACHE.error));
 }
 
 export function sendJsonError(res: Response, error: HttpError): void {

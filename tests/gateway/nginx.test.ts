@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { CACHE } from '../../src/http/cache-control.ts';
 import { renderNginxAccelFront, renderNginxRules } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
-import { findNginx, startNginx, type Nginx } from '../helpers/nginx.ts';
+import { findNginx, startNginx, type Nginx } from '../../bench/helpers/nginx.ts';
 import { AT, buildFixture, type Fixture } from './fixtures.ts';
 import { rawGet, startGateway, type Gateway, signIn } from './harness.ts';
 
