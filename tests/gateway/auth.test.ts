@@ -475,10 +475,12 @@ describe('sqlite session store', () => {
   });
 
   it('expires and prunes sessions', async () => {
-    const store = new SqliteSessionStore({ path: join(dir, 'expiry.db'), pruneIntervalMs: false });
+    // The store's clock is the test's: time moves when the test says so, not while it sleeps.
+    let now = Date.parse('2026-03-01T12:00:00Z');
+    const store = new SqliteSessionStore({ path: join(dir, 'expiry.db'), pruneIntervalMs: false, now: () => now });
     const call = <T>(run: (done: (error: unknown, value?: T) => void) => void) =>
       new Promise<T | undefined>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))));
-    const cookie = (offset: number) => ({ originalMaxAge: 1000, expires: new Date(Date.now() + offset).toISOString(), httpOnly: true, path: '/' });
+    const cookie = (offset: number) => ({ originalMaxAge: 1000, expires: new Date(now + offset).toISOString(), httpOnly: true, path: '/' });
     await call((done) => store.set('live', { cookie: cookie(60_000), username: 'alice' } as never, done));
     await call((done) => store.set('gone', { cookie: cookie(-1) } as never, done));
     expect(await call((done) => store.get('live', done))).toMatchObject({ username: 'alice' });
@@ -488,24 +490,32 @@ describe('sqlite session store', () => {
     await call((done) => store.touch('missing', { cookie: cookie(120_000) } as never, done as () => void));
     expect(await call((done) => store.get('missing', done))).toBeNull();
     await call((done) => store.set('later', { cookie: cookie(50) } as never, done));
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    now += 49;
+    expect(store.prune()).toBe(0);
+    expect(await call<number>((done) => store.length(done))).toBe(2);
+    now += 1;
     expect(store.prune()).toBe(1);
+    expect(await call((done) => store.get('later', done))).toBeNull();
     await call((done) => store.destroy('live', done));
     expect(await call((done) => store.get('live', done))).toBeNull();
     await store.close();
   });
 
   it('writes a touched session at most once per touchAfterMs (a write per request was the cost of a signed-in read)', async () => {
-    const store = new SqliteSessionStore({ path: join(dir, 'touch.db'), pruneIntervalMs: false, touchAfterMs: 100 });
+    let now = Date.parse('2026-03-01T12:00:00Z');
+    const store = new SqliteSessionStore({ path: join(dir, 'touch.db'), pruneIntervalMs: false, touchAfterMs: 100, now: () => now });
     const call = <T>(run: (done: (error: unknown, value?: T) => void) => void) =>
       new Promise<T | undefined>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))));
-    const session = (offset: number) => ({ cookie: { originalMaxAge: 1000, expires: new Date(Date.now() + offset).toISOString(), httpOnly: true, path: '/' }, username: 'alice' });
+    const session = (offset: number) => ({ cookie: { originalMaxAge: 1000, expires: new Date(now + offset).toISOString(), httpOnly: true, path: '/' }, username: 'alice' });
     const expiresOf = async () => ((await call<{ cookie: { expires: string } }>((done) => store.get('s', done as never)))!).cookie.expires;
     await call((done) => store.set('s', session(60_000) as never, done));
     const first = await expiresOf();
     await call((done) => store.touch('s', session(120_000) as never, done as () => void));
     expect(await expiresOf()).toBe(first);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    now += 99;
+    await call((done) => store.touch('s', session(150_000) as never, done as () => void));
+    expect(await expiresOf()).toBe(first);
+    now += 1;
     const later = session(180_000);
     await call((done) => store.touch('s', later as never, done as () => void));
     expect(await expiresOf()).toBe(later.cookie.expires);
