@@ -30,8 +30,8 @@ import { addUser } from '../gateway/auth/users.ts';
 import { renderNginxAccelFront } from '../src/http/static-rules.ts';
 import { lookupPackage, paths, readStateRoot, type StateRoot } from '../src/store/layout.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
-import { findNginx, startNginx, type Nginx } from '../tests/helpers/nginx.ts';
-import { startServeProcess, type ServeProcess } from '../tests/helpers/serve-process.ts';
+import { findNginx, startNginx, type Nginx } from './helpers/nginx.ts';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process.ts';
 import { checkChild, count, git, machine, mib, projectRevision, runChild, secs, table, writeResults } from './lib.ts';
 import type { Suite, SuiteContext } from './suite.ts';
 

@@ -14,12 +14,13 @@ import {
   LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
+import { writeFileAtomic } from '../src/store/atomic.ts';
+import { acquireLock } from '../src/store/lock.ts';
 import { CatalogModel, type ModelSnapshot } from './model.ts';
 import { Composer, type ComposerSnapshot } from './composer.ts';
-import { ObjectStore, writeFileAtomic } from './objects.ts';
+import { ObjectStore } from './objects.ts';
 import { publishRelease } from './publish.ts';
 import { createProgress } from './progress.ts';
-import { lockBuild } from './lock.ts';
 
 export interface BuildOptions {
   repo: string;
@@ -63,6 +64,8 @@ interface Checkpoint {
 }
 
 const checkpointFile = (out: string) => join(paths.buildPrivate(out), 'checkpoint.json.gz');
+/** One build at a time per output directory (a killed build's lock is taken over). */
+const lockFile = (out: string) => join(paths.buildPrivate(out), 'lock');
 
 async function loadCheckpoint(out: string): Promise<Checkpoint | null> {
   try {
@@ -111,7 +114,9 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options)) {
       return { tip, commits: previous.info.commitCount, composed: 0, releaseId: null, diagnostics: [] };
     }
-    const unlock = await lockBuild(paths.buildPrivate(out));
+    const unlock = await acquireLock(lockFile(out), {
+      busyError: (holder) => new Error(`another build (pid ${holder ?? 'unknown'}) is writing this output directory; wait for it to finish`),
+    });
     try {
       return await buildLocked(repo, tip, previous?.chain ?? [], options, log);
     } finally {

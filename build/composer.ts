@@ -5,7 +5,6 @@
  * dependencies, dependency views or transitive rollups depend on them. Everything it writes is
  * byte-identical to composing the state whole (tests/build check both ways).
  */
-import { createHash } from 'node:crypto';
 import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } from '../src/serialize.ts';
 import { analyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts';
@@ -15,6 +14,7 @@ import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
 import type { DiffSide } from '../src/compose/diff.ts';
 import type { PackageCard } from '../src/compose/package.ts';
 import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
+import { contentEtag } from '../src/store/hash.ts';
 import { ChunkedCollection, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
@@ -36,8 +36,8 @@ export type ComposedCommit = Pick<StateRootFile, 'listing' | 'full' | 'records' 
 function storedBody(segments: Segment[], lengthOf: (hash: string) => number): StoredBody {
   let length = 0;
   for (const segment of segments) length += typeof segment === 'string' ? Buffer.byteLength(segment) : lengthOf(segment.object);
-  const etag = createHash('sha256').update(JSON.stringify(segments)).digest('hex').slice(0, 32);
-  return { etag: `W/"${etag}"`, length, segments };
+  // Segments name their chunks by content hash, so a hash of the recipe identifies the bytes.
+  return { etag: contentEtag(JSON.stringify(segments)), length, segments };
 }
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>

@@ -1,13 +1,13 @@
 /**
- * The content-addressed object store: every body or chunk is written once, under the hash of
- * its bytes, by writing a temporary file and renaming it into place, so a killed build never
+ * The content-addressed object store: every body or chunk is written once, under the content
+ * hash of its bytes (src/store/hash.ts), atomically (src/store/atomic.ts), so a killed build never
  * leaves a partial object where a reader could find it.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { writeFileAtomic } from '../src/store/atomic.ts';
+import { contentHash } from '../src/store/hash.ts';
 import { paths } from '../src/store/layout.ts';
 
 /**
@@ -15,18 +15,6 @@ import { paths } from '../src/store/layout.ts';
  * is a few hundred bytes, while every sibling costs a file (and a disk block) per body.
  */
 export const PRECOMPRESS_MIN_BYTES = 4096;
-
-export function objectHash(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-}
-
-/** Writes a file atomically: a temporary sibling, then rename. */
-export async function writeFileAtomic(file: string, data: string | Buffer, mode?: number): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(temporary, data, mode === undefined ? undefined : { mode });
-  await rename(temporary, file);
-}
 
 export function brotli(bytes: Buffer): Buffer {
   return brotliCompressSync(bytes, {
@@ -52,7 +40,7 @@ export class ObjectStore {
   /** Stores bytes once; `served` bodies also get precompressed siblings. Returns the hash. */
   async put(data: string | Buffer, options: { served?: boolean } = {}): Promise<string> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    const hash = objectHash(bytes);
+    const hash = contentHash(bytes);
     if (this.known.has(hash)) return hash;
     const file = paths.object(this.out, hash);
     if (!existsSync(file)) {

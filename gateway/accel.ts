@@ -10,15 +10,16 @@
  *     sibling for the encoding the client accepts;
  *   - a sha-pinned body that is no one file (a bundle assembled from chunks, a compressed copy the
  *     build did not write, a diff): written once, on first request, to
- *     `<out>/cache/bodies/<etag hash>.json[.br|.gz]` (temporary file, then rename), the same bytes
+ *     `<out>/cache/bodies/<etag hash>.json[.br|.gz]` (atomically, src/store/atomic.ts), the same bytes
  *     the default mode sends; the name is the body's ETag hash, so a file never goes stale;
  *   - a floats-latest file of the release's public/ tree, when the client gets it uncompressed.
  * Anything else (a floats-latest body sent compressed, a body when the cache cannot be written)
  * is sent by the gateway itself, exactly as in the default mode.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { writeFileAtomic } from '../src/store/atomic.ts';
+import { contentHash } from '../src/store/hash.ts';
 import { paths } from '../src/store/layout.ts';
 import type { Encoding } from './encoding.ts';
 import { Lru, Once } from './lru.ts';
@@ -35,7 +36,7 @@ export function accelPrefix(value: string): string {
 /** A file name fit for an ETag (`W/"<hex>"`): its hex when it is one, else a hash of it. */
 export function etagKey(etag: string): string {
   const inner = /^(?:W\/)?"([0-9a-f]{16,64})"$/.exec(etag)?.[1];
-  return inner ?? createHash('sha256').update(etag).digest('hex').slice(0, 32);
+  return inner ?? contentHash(etag);
 }
 
 const SUFFIX: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
@@ -106,13 +107,9 @@ export class AccelBodies {
       if (!(await this.exists(file))) {
         // A failure to read the body is the request's (a 500, as in the default mode); one to write it is not.
         const bytes = await load();
-        const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
         try {
-          await mkdir(this.#dir, { recursive: true });
-          await writeFile(temporary, bytes);
-          await rename(temporary, file);
+          await writeFileAtomic(file, bytes);
         } catch (error) {
-          await rm(temporary, { force: true }).catch(() => {});
           if (!this.#warned) {
             this.#warned = true;
             const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));

@@ -6,21 +6,17 @@
  * same bytes. The build writes some of these files itself (each commit's diff against its
  * parent). When the write fails (a read-only output directory) bodies stay in memory only.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../src/store/atomic.ts';
+import { contentEtag } from '../src/store/hash.ts';
 import { OnceCache } from './lru.ts';
 
 export interface ComposedBody {
   readonly bytes: Buffer;
-  /** `W/"<first 32 hex of the body's sha256>"`. */
+  /** The body's content ETag, `W/"<first 32 hex of the body's sha256>"` (src/store/hash.ts). */
   readonly etag: string;
   /** The file holding the body, when it is on disk (accel.ts sends it from there). */
   readonly file?: string;
-}
-
-export function bodyEtag(bytes: Buffer): string {
-  return `W/"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;
 }
 
 export class ComposedStore {
@@ -46,7 +42,7 @@ export class ComposedStore {
   async #read(file: string): Promise<ComposedBody | null> {
     try {
       const bytes = await readFile(file);
-      return { bytes, etag: bodyEtag(bytes), file };
+      return { bytes, etag: contentEtag(bytes), file };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -58,20 +54,16 @@ export class ComposedStore {
     const bytes = await compose();
     if (!bytes) return null;
     const written = await this.#writeOnce(file, bytes);
-    return { bytes, etag: bodyEtag(bytes), ...(written ? { file } : {}) };
+    return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
   }
 
-  /** Temporary file then rename: a reader sees the whole body or none. Same inputs, same bytes. */
+  /** Written atomically: a reader sees the whole body or none. Same inputs, same bytes. */
   async #writeOnce(file: string, bytes: Buffer): Promise<boolean> {
-    const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(temporary, bytes);
-      await rename(temporary, file);
+      await writeFileAtomic(file, bytes);
       return true;
     } catch (error) {
       // The answer matters more than the file: serve from memory, and say so once.
-      await rm(temporary, { force: true }).catch(() => {});
       if (!this.#warnedWrite) {
         this.#warnedWrite = true;
         const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));

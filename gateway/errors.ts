@@ -69,6 +69,78 @@ export function internalError(): HttpError {
   return new HttpError(500, 'internal', 'The gateway could not answer this request; the error is in its log.', cache(CACHE.error));
 }
 
+/** The message of the 401 `auth_required` (SPEC.md Authentication 4). */
+export const AUTH_REQUIRED_MESSAGE =
+  'Sign in at /auth/login and replay the session cookie; sha-pinned bundles need a signed-in session.';
+
+/** 401 `auth_required`: a sha-pinned endpoint without a live session (SPEC.md Errors). No WWW-Authenticate: the credential is a cookie. */
+export function authRequired(): HttpError {
+  return new HttpError(401, 'auth_required', AUTH_REQUIRED_MESSAGE, cache(CACHE.pinned));
+}
+
+/** 401 `invalid_credentials`: a sign-in with an unknown username or a wrong password (CLI.md "Signing in"). */
+export function invalidCredentials(message: string): HttpError {
+  return new HttpError(401, 'invalid_credentials', message, cache(CACHE.auth));
+}
+
+/** 429 `too_many_attempts`: too many failed sign-ins; `Retry-After` says when to try again. */
+export function tooManyAttempts(retryAfterSeconds: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new HttpError(429, 'too_many_attempts', `Too many failed sign-in attempts; try again in ${seconds} seconds.`, {
+    ...cache(CACHE.auth),
+    'Retry-After': String(seconds),
+  });
+}
+
+/** 403 `cross_site_request`: a sign-in or sign-out a browser marked as coming from another site. */
+export function crossSiteRequest(): HttpError {
+  return new HttpError(403, 'cross_site_request', 'Sign-in and sign-out are not accepted from another site.', cache(CACHE.auth));
+}
+
+/** 400 `bad_request`: a request body that is unreadable or lacks what the route needs. */
+export function badRequest(message: string): HttpError {
+  return new HttpError(400, 'bad_request', message, cache(CACHE.error));
+}
+
+/** 413 `payload_too_large`: a request body over the route's limit. */
+export function payloadTooLarge(message: string): HttpError {
+  return new HttpError(413, 'payload_too_large', message, cache(CACHE.error));
+}
+
+/** 415 `unsupported_media_type`: a request body of a type or encoding the route does not read. */
+export function unsupportedMediaType(message: string): HttpError {
+  return new HttpError(415, 'unsupported_media_type', message, cache(CACHE.error));
+}
+
+/** 503 `session_store_unavailable`: the session store (SQLite or Redis) cannot be reached. */
+export function sessionStoreUnavailable(): HttpError {
+  return new HttpError(503, 'session_store_unavailable', 'The session store is not reachable; try again shortly.', {
+    ...cache(CACHE.error),
+    'Retry-After': '5',
+  });
+}
+
+/**
+ * The errors of Express's body parsers (`express.json`, `express.urlencoded`: a `type`, a 4xx
+ * `status`, the `limit` that was exceeded) as the gateway's; null for any other error.
+ */
+export function requestBodyError(error: unknown): HttpError | null {
+  const { type, status, limit } = (error ?? {}) as { type?: unknown; status?: unknown; limit?: unknown };
+  if (typeof type !== 'string') return null;
+  if (type === 'entity.too.large') {
+    return payloadTooLarge(typeof limit === 'number' ? `The request body is larger than ${limit} bytes.` : 'The request body is too large.');
+  }
+  if (type === 'parameters.too.many') {
+    return payloadTooLarge(typeof limit === 'number' ? `The request body has more than ${limit} fields.` : 'The request body has too many fields.');
+  }
+  if (type === 'entity.parse.failed') return badRequest('The request body is not valid JSON.');
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return unsupportedMediaType('Send the body as UTF-8 JSON or an HTML form, uncompressed.');
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) return badRequest('The request body could not be read.');
+  return null;
+}
+
 export function sendJsonError(res: Response, error: HttpError): void {
   const body = serialize({ error: error.code, message: error.message });
   res.status(error.status);
@@ -89,10 +161,9 @@ function isBadParam(error: unknown): boolean {
 export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   // Four parameters: Express recognizes an error handler by its arity.
   return (error: unknown, req, res, _next) => {
-    let answer: HttpError;
-    if (error instanceof HttpError) answer = error;
-    else if (isBadParam(error)) answer = notFound('The path is not valid percent-encoded UTF-8.');
-    else {
+    let answer =
+      error instanceof HttpError ? error : isBadParam(error) ? notFound('The path is not valid percent-encoded UTF-8.') : requestBodyError(error);
+    if (answer === null) {
       // Method and path only: a query string or a header may carry something private.
       log(`${req.method} ${req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       answer = internalError();

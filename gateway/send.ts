@@ -8,6 +8,7 @@
  */
 import type { Request, Response } from 'express';
 import { readFile } from 'node:fs/promises';
+import { weakEtag } from '../src/store/hash.ts';
 import { paths, readObject, assembleBody, type StoredBody } from '../src/store/layout.ts';
 import { etagKey, type AccelBodies } from './accel.ts';
 import type { Catalog } from './catalog.ts';
@@ -82,7 +83,7 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
     const file = await accel.materialize(etagKey(body.etag), encoding, load);
     return file ? { file, encoding, etag: body.etag } : null;
   }
-  const etag = answer.etag ?? `W/"${answer.hash}"`;
+  const etag = answer.etag ?? weakEtag(answer.hash);
   const object = paths.object(catalog.out, answer.hash);
   if (wanted !== 'identity') {
     const sibling = `${object}.${wanted === 'br' ? 'br' : 'gz'}`;
@@ -143,7 +144,7 @@ export async function sendAnswer(req: Request, res: Response, surface: Surface, 
   }
 
   // A content-addressed object: the build's precompressed sibling when there is one.
-  const etag = answer.etag ?? `W/"${answer.hash}"`;
+  const etag = answer.etag ?? weakEtag(answer.hash);
   const file = paths.object(catalog.out, answer.hash);
   if (wanted !== 'identity') {
     const sibling = await catalog.writeOnceFile(`${file}.${wanted === 'br' ? 'br' : 'gz'}`);

@@ -1,34 +1,29 @@
 /**
- * Small response helpers for the auth routes: every body is written with `res.end`, so Express adds
- * no ETag and no charset guesses, and the bytes come from the project's one serializer.
+ * Response helpers for the auth routes' successes (their errors are gateway/errors.ts's, written
+ * by the one error handler): every body is written with `res.end`, so Express adds no ETag and no
+ * charset guesses, and the bytes come from the project's one serializer.
  */
 import type { Request, Response } from 'express';
+import { CACHE } from '../../src/http/cache-control.ts';
+import { CONTENT_TYPE } from '../../src/http/content-types.ts';
 import { serialize } from '../../src/serialize.ts';
 
-export const NO_STORE = 'private, no-store';
-
-/** Sends a JSON body (serialized canonically) with `Cache-Control: private, no-store`. */
-export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** Sends a JSON body (serialized canonically), never cached. */
+export function sendJson(res: Response, status: number, body: unknown): void {
   const text = serialize(body);
   res.status(status);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', NO_STORE);
+  res.setHeader('Content-Type', CONTENT_TYPE.json);
+  res.setHeader('Cache-Control', CACHE.auth);
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Content-Length', String(Buffer.byteLength(text)));
   res.end(text);
-}
-
-/** Sends `{"error": code, "message": message}`. */
-export function sendError(res: Response, status: number, error: string, message: string, headers?: Record<string, string>): void {
-  sendJson(res, status, { error, message }, headers);
 }
 
 /** A 303 See Other to a same-site path, with no body. */
 export function seeOther(res: Response, location: string): void {
   res.status(303);
   res.setHeader('Location', location);
-  res.setHeader('Cache-Control', NO_STORE);
+  res.setHeader('Cache-Control', CACHE.auth);
   res.setHeader('Content-Length', '0');
   res.end();
 }
@@ -36,7 +31,7 @@ export function seeOther(res: Response, location: string): void {
 /** A body-less 204. */
 export function noContent(res: Response): void {
   res.status(204);
-  res.setHeader('Cache-Control', NO_STORE);
+  res.setHeader('Cache-Control', CACHE.auth);
   res.end();
 }
 

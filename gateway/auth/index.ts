@@ -7,10 +7,16 @@
  *   cookie only when a sign-in wrote the session.
  * - `router` (mount at `/auth`): GET /login (form), POST /login (JSON or form), POST /logout.
  * - `requireSession`: 401 `auth_required` unless the request carries a live signed-in session.
+ *
+ * Every error is one of gateway/errors.ts's, passed to `next`: the app's one error handler
+ * (`errorHandler`, mounted last) writes it, and logs and answers 500 `internal` for anything else.
  */
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import session from 'express-session';
-import { isFormPost, noContent, safeNext, seeOther, sendError, sendJson } from './http.ts';
+import {
+  authRequired, badRequest, crossSiteRequest, invalidCredentials, methodNotAllowed, sessionStoreUnavailable, unsupportedMediaType,
+} from '../errors.ts';
+import { isFormPost, noContent, safeNext, seeOther, sendJson } from './http.ts';
 import { sendLoginPage } from './login-page.ts';
 import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts';
 import { UsersFile, verifyUser } from './users.ts';
@@ -28,8 +34,7 @@ export const SESSION_COOKIE = 'pkgcat.sid';
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const BODY_LIMIT = '16kb';
 
-export const AUTH_REQUIRED_MESSAGE =
-  'Sign in at /auth/login and replay the session cookie; sha-pinned bundles need a signed-in session.';
+export { AUTH_REQUIRED_MESSAGE } from '../errors.ts';
 export const NO_USERS_MESSAGE =
   'No users are configured on this gateway; an operator adds one with `pkgcat user add <name> --users <file>` and serves with `--users <file>`.';
 export const INVALID_CREDENTIALS_MESSAGE = 'Unknown username or wrong password.';
@@ -60,46 +65,25 @@ function log(message: string, error: unknown): void {
   console.error(`pkgcat: ${message}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-/** Maps body-parser failures (and anything unexpected) to the JSON errors of the sign-in contract. */
-const routeErrors: ErrorRequestHandler = (error, _req, res, next) => {
-  if (res.headersSent) return next(error);
-  const type = (error as { type?: unknown }).type;
-  const status = (error as { status?: unknown }).status;
-  if (type === 'entity.too.large' || type === 'parameters.too.many') {
-    return sendError(res, 413, 'payload_too_large', `The request body is larger than ${BODY_LIMIT}.`);
-  }
-  if (type === 'entity.parse.failed') return sendError(res, 400, 'bad_request', 'The request body is not valid JSON.');
-  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-    return sendError(res, 415, 'unsupported_media_type', 'Send the body as UTF-8 JSON or an HTML form, uncompressed.');
-  }
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return sendError(res, 400, 'bad_request', 'The request body could not be read.');
-  }
-  log('sign-in request failed', error);
-  sendError(res, 500, 'internal_error', 'The sign-in could not be completed; see the gateway log.');
-};
-
 /** Browsers mark cross-site requests; a sign-in or sign-out from another site is refused. */
-const sameSiteOnly: RequestHandler = (req, res, next) => {
-  if (req.get('sec-fetch-site') === 'cross-site') {
-    return sendError(res, 403, 'cross_site_request', 'Sign-in and sign-out are not accepted from another site.');
-  }
-  next();
+const sameSiteOnly: RequestHandler = (req, _res, next) => {
+  next(req.get('sec-fetch-site') === 'cross-site' ? crossSiteRequest() : undefined);
 };
 
-const requireCredentialBody: RequestHandler = (req, res, next) => {
+const requireCredentialBody: RequestHandler = (req, _res, next) => {
   if (!req.is('application/json') && !isFormPost(req)) {
-    return sendError(res, 415, 'unsupported_media_type', 'Send {"username", "password"} as application/json, or as an HTML form.');
+    return next(unsupportedMediaType('Send {"username", "password"} as application/json, or as an HTML form.'));
   }
   const body = req.body as { username?: unknown; password?: unknown } | undefined;
   if (typeof body !== 'object' || body === null || typeof body.username !== 'string' || typeof body.password !== 'string') {
-    return sendError(res, 400, 'bad_request', 'The body needs a string "username" and a string "password".');
+    return next(badRequest('The body needs a string "username" and a string "password".'));
   }
   next();
 };
 
-function methodNotAllowed(allow: string): RequestHandler {
-  return (_req, res) => sendError(res, 405, 'method_not_allowed', `Use ${allow}.`, { Allow: allow });
+/** 405 with `Allow` for the other methods on a sign-in path. */
+function otherMethods(allow: string): RequestHandler {
+  return (_req, _res, next) => next(methodNotAllowed(allow));
 }
 
 function promisify(run: (done: (error?: unknown) => void) => void): Promise<void> {
@@ -132,7 +116,7 @@ export function createAuth(options: AuthOptions): Auth {
       log('session store', error);
       // express-session reports a failed save or touch after the response is written: only log it.
       if (res.headersSent) return;
-      sendError(res, 503, 'session_store_unavailable', 'The session store is not reachable; try again shortly.', { 'Retry-After': '5' });
+      next(sessionStoreUnavailable());
     });
   };
 
@@ -142,8 +126,8 @@ export function createAuth(options: AuthOptions): Auth {
   const signIn = async (req: Request, res: Response): Promise<void> => {
     const { username, password, next } = req.body as { username: string; password: string; next?: unknown };
     const loaded = users === null ? null : await users.get();
-    if (loaded === null || loaded.users.size === 0) return sendError(res, 401, 'invalid_credentials', NO_USERS_MESSAGE);
-    if (!(await verifyUser(loaded, username, password))) return sendError(res, 401, 'invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+    if (loaded === null || loaded.users.size === 0) throw invalidCredentials(NO_USERS_MESSAGE);
+    if (!(await verifyUser(loaded, username, password))) throw invalidCredentials(INVALID_CREDENTIALS_MESSAGE);
     if (!req.session) throw new Error('createAuth: mount sessionMiddleware before the auth router');
     if (secure === true && !req.secure && !warnedInsecure) {
       warnedInsecure = true;
@@ -191,17 +175,16 @@ export function createAuth(options: AuthOptions): Auth {
     ...createLoginLimiters(options.loginRateLimit),
     asyncRoute(signIn),
   );
-  router.all('/login', methodNotAllowed('GET, HEAD, POST'));
+  router.all('/login', otherMethods('GET, HEAD, POST'));
   router.post(
     '/logout',
     sameSiteOnly,
     express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 20 }),
     asyncRoute(signOut),
   );
-  router.all('/logout', methodNotAllowed('POST'));
-  router.use(routeErrors);
+  router.all('/logout', otherMethods('POST'));
 
-  const requireSession: RequestHandler = (req, res, next) => {
+  const requireSession: RequestHandler = (req, _res, next) => {
     const check = async (): Promise<boolean> => {
       const current = req.session;
       const username = current?.username;
@@ -213,13 +196,8 @@ export function createAuth(options: AuthOptions): Auth {
       if (!known) await promisify((done) => current.destroy(done)).catch((error) => log('session store', error));
       return known;
     };
-    check().then(
-      (ok) => (ok ? next() : sendError(res, 401, 'auth_required', AUTH_REQUIRED_MESSAGE)),
-      (error) => {
-        log('session check', error);
-        sendError(res, 500, 'internal_error', 'The session could not be checked; see the gateway log.');
-      },
-    );
+    // A failed check (the users file unreadable) goes to the error handler: logged, 500 `internal`.
+    check().then((ok) => next(ok ? undefined : authRequired()), next);
   };
 
   return { sessionMiddleware, router, requireSession };

@@ -1,6 +1,7 @@
 /** The sign-in page: a small accessible HTML form with no script. */
 import type { Response } from 'express';
-import { NO_STORE } from './http.ts';
+import { CACHE } from '../../src/http/cache-control.ts';
+import { CONTENT_TYPE } from '../../src/http/content-types.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -73,8 +74,8 @@ Scripts post <code>{"username": "…", "password": "…"}</code> as JSON to <cod
 export function sendLoginPage(res: Response, options: LoginPageOptions): void {
   const html = renderLoginPage(options);
   res.status(200);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', NO_STORE);
+  res.setHeader('Content-Type', CONTENT_TYPE.html);
+  res.setHeader('Cache-Control', CACHE.auth);
   res.setHeader(
     'Content-Security-Policy',
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",

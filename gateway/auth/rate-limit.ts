@@ -5,9 +5,9 @@
  *
  * The counters live in memory, per gateway process.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type RateLimitInfo } from 'express-rate-limit';
-import { sendError } from './http.ts';
+import { tooManyAttempts } from '../errors.ts';
 
 export interface LoginRateLimitOptions {
   /** The window failures are counted in (ms). Default 15 minutes. */
@@ -36,17 +36,11 @@ function limiter(property: string, windowMs: number, limit: number, key: (req: R
     standardHeaders: false,
     legacyHeaders: false,
     keyGenerator: (req) => key(req),
-    handler: (req: Request, res: Response) => {
+    // The one error handler (gateway/errors.ts) writes the 429.
+    handler: (req: Request, _res: Response, next: NextFunction) => {
       const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[property];
       const reset = info?.resetTime?.getTime();
-      const seconds = Math.max(1, Math.ceil(((reset ?? Date.now() + windowMs) - Date.now()) / 1000));
-      sendError(
-        res,
-        429,
-        'too_many_attempts',
-        `Too many failed sign-in attempts; try again in ${seconds} seconds.`,
-        { 'Retry-After': String(seconds) },
-      );
+      next(tooManyAttempts(((reset ?? Date.now() + windowMs) - Date.now()) / 1000));
     },
   });
 }

@@ -3,8 +3,8 @@
  * kept in an owner-only file (next to the session database), so a restart keeps every session.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, readFile, stat } from 'node:fs/promises';
+import { writeFileOnce } from '../../src/store/atomic.ts';
 
 /** Shortest secret accepted from a file or the environment. */
 export const MIN_SECRET_LENGTH = 32;
@@ -38,25 +38,9 @@ export async function loadOrCreateSecret(file: string): Promise<string> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString('base64url');
-  // Write a private temporary file, then hard-link it into place: link() fails when the file
-  // exists, so a concurrent starter never reads a half-written secret, and only one secret wins.
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${secret}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return readSecret(file);
-  } finally {
-    await rm(temporary, { force: true });
-  }
+  // Created whole and only if absent: a concurrent starter never reads a half-written secret,
+  // and only one secret wins; the others read it.
+  if (!(await writeFileOnce(file, `${secret}\n`, { mode: 0o600, dirMode: 0o700, durable: true }))) return readSecret(file);
   return secret;
 }

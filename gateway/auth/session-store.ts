@@ -28,6 +28,8 @@ export interface SqliteSessionStoreOptions {
    * the largest cost of a signed-in request, and a session's life is bounded from its sign-in anyway.
    */
   readonly touchAfterMs?: number;
+  /** The clock: ms since the epoch. Default `Date.now`; tests pass their own and advance it. */
+  readonly now?: () => number;
 }
 
 /** Sessions whose last touch is remembered (touchAfterMs); beyond this the oldest are forgotten, which only costs a write. */
@@ -56,6 +58,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
   readonly #db: DatabaseSync;
   readonly #defaultTtlMs: number;
   readonly #touchAfterMs: number;
+  readonly #now: () => number;
   /** sid -> when this store last wrote its row (insertion order: oldest first). */
   readonly #written = new Map<string, number>();
   readonly #timer: NodeJS.Timeout | undefined;
@@ -73,6 +76,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
     this.path = options.path;
     this.#defaultTtlMs = options.defaultTtlMs ?? DAY_MS;
     this.#touchAfterMs = options.touchAfterMs ?? 60_000;
+    this.#now = options.now ?? Date.now;
     prepareFile(this.path);
     this.#db = new DatabaseSync(this.path);
     this.#db.exec(`
@@ -114,14 +118,14 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
   #expiry(sess: SessionData): number {
     const expires = sess.cookie?.expires as Date | string | null | undefined;
     const at = expires ? new Date(expires).getTime() : NaN;
-    return Number.isFinite(at) ? at : Date.now() + this.#defaultTtlMs;
+    return Number.isFinite(at) ? at : this.#now() + this.#defaultTtlMs;
   }
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
     try {
       const row = this.#get.get(sid) as { data: string; expires: number } | undefined;
       if (row === undefined) return later(callback, null, null);
-      if (row.expires <= Date.now()) {
+      if (row.expires <= this.#now()) {
         this.#destroy.run(sid);
         return later(callback, null, null);
       }
@@ -141,13 +145,14 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
 
   override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
     try {
+      const now = this.#now();
       const expires = this.#expiry(sess);
-      if (expires <= Date.now()) {
+      if (expires <= now) {
         this.#destroy.run(sid);
         this.#written.delete(sid);
       } else {
         this.#set.run(sid, JSON.stringify(sess), expires);
-        this.#remember(sid, Date.now());
+        this.#remember(sid, now);
       }
       later(callback, null);
     } catch (error) {
@@ -158,7 +163,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
   override touch(sid: string, sess: SessionData, callback?: () => void): void {
     const done = callback as Callback | undefined;
     try {
-      const now = Date.now();
+      const now = this.#now();
       const written = this.#written.get(sid);
       if (written !== undefined && now - written < this.#touchAfterMs) return later(done, null);
       // Only an existing, live session is extended; a touch never resurrects one.
@@ -189,7 +194,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
 
   override length(callback: (err: unknown, length?: number) => void): void {
     try {
-      const row = this.#count.get(Date.now()) as { n: number };
+      const row = this.#count.get(this.#now()) as { n: number };
       later(callback, null, Number(row.n));
     } catch (error) {
       later(callback, error);
@@ -199,7 +204,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
   override all(callback: (err: unknown, obj?: { [sid: string]: SessionData } | null) => void): void {
     try {
       const result: { [sid: string]: SessionData } = {};
-      for (const row of this.#all.all(Date.now()) as { sid: string; data: string }[]) {
+      for (const row of this.#all.all(this.#now()) as { sid: string; data: string }[]) {
         try {
           result[row.sid] = JSON.parse(row.data) as SessionData;
         } catch {
@@ -224,7 +229,7 @@ export class SqliteSessionStore extends session.Store implements PkgcatSessionSt
 
   /** Deletes expired sessions; returns how many. */
   prune(): number {
-    return Number(this.#prune.run(Date.now()).changes);
+    return Number(this.#prune.run(this.#now()).changes);
   }
 
   async close(): Promise<void> {

@@ -6,10 +6,10 @@
  * Passwords are stored only as scrypt hashes (password.ts). `pkgcat user add` creates or replaces
  * a user; a running gateway re-reads the file when it changes, so no restart is needed.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { serialize } from '../../src/serialize.ts';
+import { writeFileAtomic } from '../../src/store/atomic.ts';
+import { withLock } from '../../src/store/lock.ts';
 import { hashPassword, isValidHash, verifyAgainstDummy, verifyPassword } from './password.ts';
 
 export const USERS_FILE_VERSION = 1;
@@ -97,67 +97,23 @@ function formatUsers(users: ReadonlyMap<string, UserRecord>): string {
   return `${serialize({ version: USERS_FILE_VERSION, users: record })}\n`;
 }
 
-/** Writes `text` to `file` through a 0600 temporary file in the same directory and a rename. */
-async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const directory = dirname(file);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  const temporary = join(directory, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  // 'wx' with mode 0600: the file never exists with wider permissions, whatever the umask.
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    try {
-      await handle.chmod(0o600);
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  try {
-    const dir = await open(directory, 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    // Directory fsync is best effort (not every platform or filesystem allows it).
-  }
-}
-
+/** The users file and its lock: owner-only, in an owner-only directory when pkgcat creates it. */
+const PRIVATE = { mode: 0o600, dirMode: 0o700 } as const;
 const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 30_000;
 
-/** Serializes concurrent `user add` runs on one file with an exclusive `<file>.lock`. */
-async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
-  const lock = `${file}.lock`;
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(lock, 'wx', 0o600);
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const info = await stat(lock).catch(() => null);
-      if (info !== null && Date.now() - info.mtimeMs > LOCK_STALE_MS) {
-        await rm(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new UsersFileError(`users file ${file} is locked by another process (${lock})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lock, { force: true });
-  }
+/** Serializes concurrent `user add` runs on one file with the lock file `<file>.lock`. */
+function withUsersLock<T>(file: string, work: () => Promise<T>): Promise<T> {
+  return withLock(
+    `${file}.lock`,
+    {
+      ...PRIVATE,
+      waitMs: LOCK_WAIT_MS,
+      staleMs: LOCK_STALE_MS,
+      busyError: () => new UsersFileError(`users file ${file} is locked by another process (${file}.lock)`),
+    },
+    work,
+  );
 }
 
 /**
@@ -168,12 +124,13 @@ export async function addUser(file: string, username: string, password: string):
   checkUsername(username);
   checkPassword(password);
   const hash = await hashPassword(password);
-  return withLock(file, async () => {
+  return withUsersLock(file, async () => {
     const current = await loadUsers(file);
     const users = new Map(current.users);
     const created = !users.has(username);
     users.set(username, { hash });
-    await writeFileAtomic(file, formatUsers(users));
+    // Atomic and durable: a reader sees the old file or the new one, never a partial one.
+    await writeFileAtomic(file, formatUsers(users), { ...PRIVATE, durable: true });
     return { created };
   });
 }

@@ -1,8 +1,7 @@
 /**
  * The one table of Cache-Control values. Every response the gateway writes takes its value
- * from here (the auth routes write `private, no-store` themselves, which is `CACHE.pinned`),
- * and so do the header rules the build writes for static hosts (src/http/static-rules.ts):
- * it lives under src/ because the build may not import gateway/.
+ * from here (the sign-in routes' too), and so do the header rules the build writes for static
+ * hosts (src/http/static-rules.ts): it lives under src/ because the build may not import gateway/.
  */
 export const CACHE = {
   /** SPEC.md "Cache-Control per surface": `/api/pkgs/{name}.json`, `{name}/sbom.json`, `{name}/badge.svg`, recent-commits (non-empty success). */
@@ -27,8 +26,10 @@ export const CACHE = {
   pages: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
   /** SPEC.md: `/pkgs/advisories.xml` (a later row). */
   feed: 'public, max-age=60, s-maxage=3600, stale-while-revalidate=86400',
-  /** Gateway decision: unknown paths, 405, 500. Nothing about them is worth caching anywhere. */
+  /** Gateway decision: unknown paths, unreadable request bodies (400, 413, 415), 405, 500, 503. Nothing about them is worth caching anywhere. */
   error: 'private, no-store',
+  /** Gateway decision (CLI.md "Signing in"): every answer of `/auth/*` (form, sign-in, sign-out, their errors) is per caller. */
+  auth: 'private, no-store',
 } as const;
 
 export type CacheControl = (typeof CACHE)[keyof typeof CACHE];

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
-import { startServeProcess } from '../helpers/serve-process.ts';
+import { startServeProcess } from '../../bench/helpers/serve-process.ts';
 import { cleanEnv, pkgcat } from './run.ts';
 
 /** A TCP server holding a loopback port, the way another program would. */

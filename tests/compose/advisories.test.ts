@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { SCHEMA_VERSION, serialize } from '../../src/serialize.ts';
+import { serialize } from '../../src/serialize.ts';
 import { analyze } from '../../src/compose/analysis.ts';
 import { advisoryMap, transitiveAdvisories } from '../../src/compose/advisories.ts';
 import { composeFullBundle, composeListingBundle } from '../../src/compose/bundles.ts';
@@ -7,6 +7,7 @@ import { composeCard, composeRecord, type PackageCard, type PackageRecord } from
 import type { FullAdvisory, TransitiveAdvisory } from '../../src/compose/advisories.ts';
 import type { CatalogState, OsvRecord } from '../../src/compose/types.ts';
 import { advisory, catalogState, manifest, sha } from '../helpers/state.ts';
+import { SCHEMA_VERSION } from '../helpers/spec.ts';
 
 /**
  * A dependency graph in one line per package: `{ a: ['b', 'c'] }` makes runtime edges;

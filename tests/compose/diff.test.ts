@@ -1,10 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { SCHEMA_VERSION, serialize } from '../../src/serialize.ts';
+import { serialize } from '../../src/serialize.ts';
 import { analyze } from '../../src/compose/analysis.ts';
 import { composeListingBundle } from '../../src/compose/bundles.ts';
 import { composeDiff, type DiffSide } from '../../src/compose/diff.ts';
 import type { Manifest, OsvRecord } from '../../src/compose/types.ts';
 import { advisory, catalogState, manifest, sha } from '../helpers/state.ts';
+import { SCHEMA_VERSION } from '../helpers/spec.ts';
 
 const BASE = { sha: sha(1), pushedAt: '2026-03-01T00:00:00Z' };
 const HEAD = { sha: sha(2), pushedAt: '2026-03-02T00:00:00Z' };

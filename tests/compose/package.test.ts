@@ -1,9 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { SCHEMA_VERSION, serialize } from '../../src/serialize.ts';
+import { serialize } from '../../src/serialize.ts';
 import { analyze } from '../../src/compose/analysis.ts';
 import { composeCard, composeDeps, composeEnvelope, composeRecord, composeScorecard, composeVersions } from '../../src/compose/package.ts';
 import type { CatalogState } from '../../src/compose/types.ts';
 import { ARCHIVE_SHA256, advisory, catalogState, manifest, scorecard, sha, shipped } from '../helpers/state.ts';
+import { SCHEMA_VERSION } from '../helpers/spec.ts';
 
 const record = (state: CatalogState, key: string) => composeRecord(state, analyze(state), key);
 const card = (state: CatalogState, key: string) => composeCard(state, analyze(state), key);

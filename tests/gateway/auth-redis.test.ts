@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAuth } from '../../gateway/auth/index.ts';
+import { errorHandler } from '../../gateway/errors.ts';
 import { createRedisSessionStore } from '../../gateway/auth/redis-store.ts';
 import { createSessionStore, type PkgcatSessionStore } from '../../gateway/auth/session-store.ts';
 import { addUser } from '../../gateway/auth/users.ts';
@@ -62,6 +63,7 @@ describe.skipIf(binary === null)('Redis session store', () => {
     app.get('/private', auth.sessionMiddleware, auth.requireSession, (req, res) => {
       res.set('Cache-Control', 'private, no-store').json({ username: req.session.username });
     });
+    app.use(errorHandler(() => {}));
     const server: Server = await new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
@@ -136,6 +138,7 @@ describe.skipIf(binary === null)('Redis session store', () => {
     app.get('/private', auth.sessionMiddleware, auth.requireSession, (_req, res) => {
       res.json({ ok: true });
     });
+    app.use(errorHandler(() => {}));
     const server: Server = await new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });

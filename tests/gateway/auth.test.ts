@@ -11,6 +11,7 @@ import { loadOrCreateSecret } from '../../gateway/auth/secret.ts';
 import { createSessionStore, SqliteSessionStore, type PkgcatSessionStore } from '../../gateway/auth/session-store.ts';
 import { runUserAdd } from '../../gateway/auth/user-cli.ts';
 import { addUser, loadUsers, UsersFile, verifyUser } from '../../gateway/auth/users.ts';
+import { errorHandler } from '../../gateway/errors.ts';
 
 interface ErrorBody {
   readonly error: string;
@@ -35,6 +36,8 @@ afterAll(async () => {
 interface Running {
   readonly base: string;
   readonly store: PkgcatSessionStore;
+  /** What the error handler logged (unexpected errors only). */
+  readonly logged: string[];
   close(): Promise<void>;
 }
 
@@ -65,6 +68,9 @@ async function startApp(options: Partial<AuthOptions> & { sqlitePath?: string; t
   app.get('/public', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=60').type('application/json').send('{"hello":"world"}');
   });
+  // The gateway's one error handler, mounted last as gateway/app.ts does: it writes every auth error.
+  const logged: string[] = [];
+  app.use(errorHandler((line) => logged.push(line)));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -72,6 +78,7 @@ async function startApp(options: Partial<AuthOptions> & { sqlitePath?: string; t
   const handle: Running = {
     base: `http://127.0.0.1:${port}`,
     store,
+    logged,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -323,6 +330,47 @@ describe('sign-in', () => {
     const response = await signIn(base, 'alice', 'correct horse battery staple', { 'sec-fetch-site': 'cross-site' });
     expect(response.status).toBe(403);
     expect(response.headers.get('set-cookie')).toBeNull();
+    expect(((await response.json()) as ErrorBody).error).toBe('cross_site_request');
+  });
+
+  it('answers every sign-in error as the gateway does: JSON {error, message}, private, no-store', async () => {
+    const { base } = await startApp();
+    const cases: [string, RequestInit, number, string][] = [
+      ['/auth/login', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'alice' }, 415, 'unsupported_media_type'],
+      ['/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"alice"}' }, 400, 'bad_request'],
+      ['/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' }, 400, 'bad_request'],
+      ['/auth/login', { method: 'PUT' }, 405, 'method_not_allowed'],
+      ['/auth/logout', { method: 'GET' }, 405, 'method_not_allowed'],
+    ];
+    for (const [path, init, status, error] of cases) {
+      const response = await fetch(`${base}${path}`, { ...init, redirect: 'manual' });
+      expect(response.status, `${init.method} ${path}`).toBe(status);
+      expect(response.headers.get('cache-control')).toBe('private, no-store');
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('set-cookie')).toBeNull();
+      const body = (await response.json()) as ErrorBody;
+      expect(Object.keys(body).sort()).toEqual(['error', 'message']);
+      expect(body.error).toBe(error);
+      expect(body.message.length).toBeGreaterThan(0);
+    }
+    const put = await fetch(`${base}/auth/login`, { method: 'PUT' });
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect((await fetch(`${base}/auth/logout`)).headers.get('allow')).toBe('POST');
+  });
+
+  it('a session check that fails is the gateway\'s 500 `internal`, logged', async () => {
+    const file = join(dir, 'breaks-later.json');
+    await addUser(file, 'alice', 'alice password');
+    const { base, logged } = await startApp({ usersFile: file });
+    const cookie = sessionCookie(await signIn(base, 'alice', 'alice password'))!;
+    await writeFile(file, '{ not json');
+    const response = await fetch(`${base}/private`, { headers: { cookie } });
+    expect(response.status).toBe(500);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(((await response.json()) as ErrorBody).error).toBe('internal');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^GET \/private failed: UsersFileError: users file .* is not valid JSON/);
   });
 
   it('without a users file, sign-in fails and says how to add a user', async () => {
@@ -427,10 +475,12 @@ describe('sqlite session store', () => {
   });
 
   it('expires and prunes sessions', async () => {
-    const store = new SqliteSessionStore({ path: join(dir, 'expiry.db'), pruneIntervalMs: false });
+    // The store's clock is the test's: time moves when the test says so, not while it sleeps.
+    let now = Date.parse('2026-03-01T12:00:00Z');
+    const store = new SqliteSessionStore({ path: join(dir, 'expiry.db'), pruneIntervalMs: false, now: () => now });
     const call = <T>(run: (done: (error: unknown, value?: T) => void) => void) =>
       new Promise<T | undefined>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))));
-    const cookie = (offset: number) => ({ originalMaxAge: 1000, expires: new Date(Date.now() + offset).toISOString(), httpOnly: true, path: '/' });
+    const cookie = (offset: number) => ({ originalMaxAge: 1000, expires: new Date(now + offset).toISOString(), httpOnly: true, path: '/' });
     await call((done) => store.set('live', { cookie: cookie(60_000), username: 'alice' } as never, done));
     await call((done) => store.set('gone', { cookie: cookie(-1) } as never, done));
     expect(await call((done) => store.get('live', done))).toMatchObject({ username: 'alice' });
@@ -440,24 +490,32 @@ describe('sqlite session store', () => {
     await call((done) => store.touch('missing', { cookie: cookie(120_000) } as never, done as () => void));
     expect(await call((done) => store.get('missing', done))).toBeNull();
     await call((done) => store.set('later', { cookie: cookie(50) } as never, done));
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    now += 49;
+    expect(store.prune()).toBe(0);
+    expect(await call<number>((done) => store.length(done))).toBe(2);
+    now += 1;
     expect(store.prune()).toBe(1);
+    expect(await call((done) => store.get('later', done))).toBeNull();
     await call((done) => store.destroy('live', done));
     expect(await call((done) => store.get('live', done))).toBeNull();
     await store.close();
   });
 
   it('writes a touched session at most once per touchAfterMs (a write per request was the cost of a signed-in read)', async () => {
-    const store = new SqliteSessionStore({ path: join(dir, 'touch.db'), pruneIntervalMs: false, touchAfterMs: 100 });
+    let now = Date.parse('2026-03-01T12:00:00Z');
+    const store = new SqliteSessionStore({ path: join(dir, 'touch.db'), pruneIntervalMs: false, touchAfterMs: 100, now: () => now });
     const call = <T>(run: (done: (error: unknown, value?: T) => void) => void) =>
       new Promise<T | undefined>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))));
-    const session = (offset: number) => ({ cookie: { originalMaxAge: 1000, expires: new Date(Date.now() + offset).toISOString(), httpOnly: true, path: '/' }, username: 'alice' });
+    const session = (offset: number) => ({ cookie: { originalMaxAge: 1000, expires: new Date(now + offset).toISOString(), httpOnly: true, path: '/' }, username: 'alice' });
     const expiresOf = async () => ((await call<{ cookie: { expires: string } }>((done) => store.get('s', done as never)))!).cookie.expires;
     await call((done) => store.set('s', session(60_000) as never, done));
     const first = await expiresOf();
     await call((done) => store.touch('s', session(120_000) as never, done as () => void));
     expect(await expiresOf()).toBe(first);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    now += 99;
+    await call((done) => store.touch('s', session(150_000) as never, done as () => void));
+    expect(await expiresOf()).toBe(first);
+    now += 1;
     const later = session(180_000);
     await call((done) => store.touch('s', later as never, done as () => void));
     expect(await expiresOf()).toBe(later.cookie.expires);

@@ -5,14 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
-import { CACHE } from '../../src/http/cache-control.ts';
-import { CONTENT_TYPE } from '../../src/http/content-types.ts';
 import { composeRecentCommits } from '../../src/compose/commits.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths, readJson, currentReleaseId } from '../../src/store/layout.ts';
 import type { CommitInfo } from '../../src/compose/types.ts';
 import { AT, buildFixture, sharedPrefixes, type Fixture } from './fixtures.ts';
 import { expected, rawGet, send, startGateway, uniquePrefix, unusedPrefix, type Gateway, type Reply } from './harness.ts';
+import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 interface Shas {
   tip: string;
@@ -70,7 +69,7 @@ function expectCommonHeaders(reply: Reply): void {
 }
 
 function expectJsonError(reply: Reply, error: string): void {
-  expect(reply.headers.get('content-type')).toBe(CONTENT_TYPE.json);
+  expect(reply.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
   const body = reply.json<Record<string, unknown>>();
   expect(Object.keys(body).sort()).toEqual(['error', 'message']);
   expect(body.error).toBe(error);
@@ -99,7 +98,7 @@ async function checkRow(row: Row, withSession: boolean): Promise<void> {
     expect(reply.headers.get('location')).toBe(row.location(s));
     expect(reply.body.length).toBe(0);
   } else {
-    expect(reply.headers.get('content-type')).toBe(CONTENT_TYPE.json);
+    expect(reply.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
   }
   if (row.error) expectJsonError(reply, row.error);
 }
@@ -114,20 +113,20 @@ const PINNED: [string, (s: Shas) => string][] = [
 
 describe('SPEC.md Endpoints table (with the Cache-Control per surface table)', () => {
   const rows: Row[] = [
-    { row: 'Endpoints: GET /api/pkgs/{name}.json | Cache-Control: /api/pkgs/{name}.json', path: () => '/api/pkgs/zlib.json', status: 200, cache: CACHE.floating },
-    { row: 'Endpoints: GET /api/pkgs/recent-commits.json | Cache-Control: recent-commits (non-empty success)', path: () => '/api/pkgs/recent-commits.json', status: 200, cache: CACHE.floating },
+    { row: 'Endpoints: GET /api/pkgs/{name}.json | Cache-Control: /api/pkgs/{name}.json', path: () => '/api/pkgs/zlib.json', status: 200, cache: CACHE_CONTROL.floating },
+    { row: 'Endpoints: GET /api/pkgs/recent-commits.json | Cache-Control: recent-commits (non-empty success)', path: () => '/api/pkgs/recent-commits.json', status: 200, cache: CACHE_CONTROL.floating },
     {
       row: 'Endpoints: GET /api/pkgs/bundle/latest.json (302) | Cache-Control: bundle/latest.json',
       path: () => '/api/pkgs/bundle/latest.json',
       status: 302,
-      cache: CACHE.alias,
+      cache: CACHE_CONTROL.alias,
       location: (x) => `/api/pkgs/bundle/${x.tip}.json`,
     },
     ...PINNED.map(([row, path]): Row => ({
       row: `Endpoints: ${row}, no session (401) | Authentication 4 | Cache-Control: the six sha-pinned endpoints (401)`,
       path,
       status: 401,
-      cache: CACHE.pinned,
+      cache: CACHE_CONTROL.pinned,
       error: 'auth_required',
     })),
   ];
@@ -138,8 +137,8 @@ describe('SPEC.md Endpoints table (with the Cache-Control per surface table)', (
   it.each(PINNED)('Endpoints: %s with a session (200) | Cache-Control: the six sha-pinned endpoints (200)', async (_label, path) => {
     const reply = await signedIn(path(s));
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('cache-control')).toBe(CACHE.pinned);
-    expect(reply.headers.get('content-type')).toBe(CONTENT_TYPE.json);
+    expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.pinned);
+    expect(reply.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
     expect(reply.headers.get('etag')).toMatch(/^W\/"[0-9a-f]{32}"$/);
     expect(reply.headers.get('vary')).toBe('Accept-Encoding');
     expectCommonHeaders(reply);
@@ -219,63 +218,63 @@ describe('Endpoints: byte-identical bodies', () => {
 
 describe('SPEC.md Errors table', () => {
   const errorRows: Row[] = [
-    { row: 'Errors: {name} unknown on a floats-latest endpoint', path: () => '/api/pkgs/nosuch.json', status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {name} unknown: a package removed before the tip', path: () => '/api/pkgs/leftpad.json', status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {name} violating the charset (leading -)', path: () => '/api/pkgs/-zlib.json', status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {name} violating the charset (space)', path: () => '/api/pkgs/zl%20ib.json', status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {name} violating the charset (encoded slash)', path: () => '/api/pkgs/zlib%2F..%2Fx.json', status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {name} violating the charset (not UTF-8 percent-encoding)', path: () => '/api/pkgs/%E0%A4%A.json', status: 404, cache: CACHE.error, error: 'not_found' },
-    { row: 'DECISIONS.md 4: fixed routes win; a reserved name is not served under /api/pkgs/', path: () => '/api/pkgs/bundle.json', status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {sha} unknown (40-hex) | Cache-Control of errors: well-formed unknown sha (DECISIONS.md 8)', path: (x) => `/api/pkgs/bundle/${x.unknownFull}.json`, status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {sha} unknown (7-hex prefix of nothing) | DECISIONS.md 8', path: (x) => `/api/pkgs/bundle/${x.unknownPrefix}/full.json`, status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {sha} unknown on deps.json', path: (x) => `/api/pkgs/bundle/${x.unknownFull}/zlib/deps.json`, status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {sha} unknown on versions.json', path: (x) => `/api/pkgs/bundle/${x.unknownPrefix}/zlib/versions.json`, status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {base} unknown', path: (x) => `/api/pkgs/bundle/${x.tip}/diff/${x.unknownFull}.json`, status: 404, cache: CACHE.negative, error: 'not_found' },
-    { row: 'Errors: {sha} malformed (not hex) | Cache-Control of errors: other 4xx', path: () => '/api/pkgs/bundle/main.json', status: 404, cache: CACHE.pinned, error: 'not_found' },
-    { row: 'Errors: {sha} malformed (upper case)', path: (x) => `/api/pkgs/bundle/${x.tip.toUpperCase()}.json`, status: 404, cache: CACHE.pinned, error: 'not_found' },
-    { row: 'Errors: {sha} malformed (6 hex: shorter than a prefix)', path: (x) => `/api/pkgs/bundle/${x.tip.slice(0, 6)}.json`, status: 404, cache: CACHE.pinned, error: 'not_found' },
-    { row: 'Errors: {sha} malformed (41 hex)', path: (x) => `/api/pkgs/bundle/${x.tip}0/full.json`, status: 404, cache: CACHE.pinned, error: 'not_found' },
-    { row: 'Errors: {base} malformed', path: (x) => `/api/pkgs/bundle/${x.tip}/diff/HEAD~1.json`, status: 404, cache: CACHE.pinned, error: 'not_found' },
-    { row: 'Errors: deps.json name charset violation', path: (x) => `/api/pkgs/bundle/${x.tip}/-zlib/deps.json`, status: 404, cache: CACHE.pinned, error: 'not_found' },
-    { row: 'Errors: versions.json name charset violation', path: (x) => `/api/pkgs/bundle/${x.tip}/zl%20ib/versions.json`, status: 404, cache: CACHE.pinned, error: 'not_found' },
+    { row: 'Errors: {name} unknown on a floats-latest endpoint', path: () => '/api/pkgs/nosuch.json', status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {name} unknown: a package removed before the tip', path: () => '/api/pkgs/leftpad.json', status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {name} violating the charset (leading -)', path: () => '/api/pkgs/-zlib.json', status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {name} violating the charset (space)', path: () => '/api/pkgs/zl%20ib.json', status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {name} violating the charset (encoded slash)', path: () => '/api/pkgs/zlib%2F..%2Fx.json', status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {name} violating the charset (not UTF-8 percent-encoding)', path: () => '/api/pkgs/%E0%A4%A.json', status: 404, cache: CACHE_CONTROL.error, error: 'not_found' },
+    { row: 'DECISIONS.md 4: fixed routes win; a reserved name is not served under /api/pkgs/', path: () => '/api/pkgs/bundle.json', status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {sha} unknown (40-hex) | Cache-Control of errors: well-formed unknown sha (DECISIONS.md 8)', path: (x) => `/api/pkgs/bundle/${x.unknownFull}.json`, status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {sha} unknown (7-hex prefix of nothing) | DECISIONS.md 8', path: (x) => `/api/pkgs/bundle/${x.unknownPrefix}/full.json`, status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {sha} unknown on deps.json', path: (x) => `/api/pkgs/bundle/${x.unknownFull}/zlib/deps.json`, status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {sha} unknown on versions.json', path: (x) => `/api/pkgs/bundle/${x.unknownPrefix}/zlib/versions.json`, status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {base} unknown', path: (x) => `/api/pkgs/bundle/${x.tip}/diff/${x.unknownFull}.json`, status: 404, cache: CACHE_CONTROL.negative, error: 'not_found' },
+    { row: 'Errors: {sha} malformed (not hex) | Cache-Control of errors: other 4xx', path: () => '/api/pkgs/bundle/main.json', status: 404, cache: CACHE_CONTROL.pinned, error: 'not_found' },
+    { row: 'Errors: {sha} malformed (upper case)', path: (x) => `/api/pkgs/bundle/${x.tip.toUpperCase()}.json`, status: 404, cache: CACHE_CONTROL.pinned, error: 'not_found' },
+    { row: 'Errors: {sha} malformed (6 hex: shorter than a prefix)', path: (x) => `/api/pkgs/bundle/${x.tip.slice(0, 6)}.json`, status: 404, cache: CACHE_CONTROL.pinned, error: 'not_found' },
+    { row: 'Errors: {sha} malformed (41 hex)', path: (x) => `/api/pkgs/bundle/${x.tip}0/full.json`, status: 404, cache: CACHE_CONTROL.pinned, error: 'not_found' },
+    { row: 'Errors: {base} malformed', path: (x) => `/api/pkgs/bundle/${x.tip}/diff/HEAD~1.json`, status: 404, cache: CACHE_CONTROL.pinned, error: 'not_found' },
+    { row: 'Errors: deps.json name charset violation', path: (x) => `/api/pkgs/bundle/${x.tip}/-zlib/deps.json`, status: 404, cache: CACHE_CONTROL.pinned, error: 'not_found' },
+    { row: 'Errors: versions.json name charset violation', path: (x) => `/api/pkgs/bundle/${x.tip}/zl%20ib/versions.json`, status: 404, cache: CACHE_CONTROL.pinned, error: 'not_found' },
     {
       row: 'Errors: sha prefix (7 to 39 hex) unique: 301, query kept | Cache-Control of errors: 301 from a prefix under 12',
       path: (x) => `/api/pkgs/bundle/${x.short}.json?a=1&b=%20x`,
       status: 301,
-      cache: CACHE.pinned,
+      cache: CACHE_CONTROL.pinned,
       location: (x) => `/api/pkgs/bundle/${x.tip}.json?a=1&b=%20x`,
     },
     {
       row: 'Errors: sha prefix unique, 12 hex | Cache-Control of errors: 301 from a prefix of 12 or more',
       path: (x) => `/api/pkgs/bundle/${x.long}/full.json`,
       status: 301,
-      cache: CACHE.longPrefixRedirect,
+      cache: CACHE_CONTROL.longPrefixRedirect,
       location: (x) => `/api/pkgs/bundle/${x.tip}/full.json`,
     },
     {
       row: 'Errors: sha prefix unique, 39 hex',
       path: (x) => `/api/pkgs/bundle/${x.longest}/zlib/deps.json?x`,
       status: 301,
-      cache: CACHE.longPrefixRedirect,
+      cache: CACHE_CONTROL.longPrefixRedirect,
       location: (x) => `/api/pkgs/bundle/${x.tip}/zlib/deps.json?x`,
     },
     {
       row: 'Errors: sha prefix unique, on versions.json, the name kept as given',
       path: (x) => `/api/pkgs/bundle/${x.short}/TICKER/versions.json`,
       status: 301,
-      cache: CACHE.pinned,
+      cache: CACHE_CONTROL.pinned,
       location: (x) => `/api/pkgs/bundle/${x.tip}/TICKER/versions.json`,
     },
     {
       row: 'Errors: {sha} and {base} prefixes, one redirect; the shorter prefix sets Cache-Control',
       path: (x) => `/api/pkgs/bundle/${x.long}/diff/${x.parent.slice(0, 8)}.json`,
       status: 301,
-      cache: CACHE.pinned,
+      cache: CACHE_CONTROL.pinned,
       location: (x) => `/api/pkgs/bundle/${x.tip}/diff/${x.parent}.json`,
     },
-    { row: 'Errors: sha prefix ambiguous: 400 ambiguous sha', path: (x) => `/api/pkgs/bundle/${x.ambiguous}.json`, status: 400, cache: CACHE.pinned, error: 'ambiguous sha' },
-    { row: 'Errors: sha prefix ambiguous on full.json', path: (x) => `/api/pkgs/bundle/${x.ambiguous}/full.json`, status: 400, cache: CACHE.pinned, error: 'ambiguous sha' },
-    { row: 'Errors: {base} prefix ambiguous', path: (x) => `/api/pkgs/bundle/${x.tip}/diff/${x.ambiguous}.json`, status: 400, cache: CACHE.pinned, error: 'ambiguous sha' },
+    { row: 'Errors: sha prefix ambiguous: 400 ambiguous sha', path: (x) => `/api/pkgs/bundle/${x.ambiguous}.json`, status: 400, cache: CACHE_CONTROL.pinned, error: 'ambiguous sha' },
+    { row: 'Errors: sha prefix ambiguous on full.json', path: (x) => `/api/pkgs/bundle/${x.ambiguous}/full.json`, status: 400, cache: CACHE_CONTROL.pinned, error: 'ambiguous sha' },
+    { row: 'Errors: {base} prefix ambiguous', path: (x) => `/api/pkgs/bundle/${x.tip}/diff/${x.ambiguous}.json`, status: 400, cache: CACHE_CONTROL.pinned, error: 'ambiguous sha' },
   ];
   it.each(errorRows.map((row) => [row.row, row] as const))('%s (anonymous)', async (_label, row) => {
     await checkRow(row, false);
@@ -300,7 +299,7 @@ describe('SPEC.md Errors table', () => {
   ])('%s: 404 after the gate, private', async (_row, path) => {
     const reply = await signedIn(path(s));
     expect(reply.status).toBe(404);
-    expect(reply.headers.get('cache-control')).toBe(CACHE.pinned);
+    expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.pinned);
     expectJsonError(reply, 'not_found');
     expect((await get(path(s))).status).toBe(401);
   });
@@ -313,7 +312,7 @@ describe('SPEC.md Errors table', () => {
   ])('404 JSON for %s', async (_label, path) => {
     const reply = await get(path);
     expect(reply.status).toBe(404);
-    expect(reply.headers.get('cache-control')).toBe(CACHE.error);
+    expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.error);
     expectJsonError(reply, 'not_found');
     expectCommonHeaders(reply);
   });
@@ -335,7 +334,7 @@ describe('SPEC.md Limits: recent commits `limit`', () => {
   ])('Limits: limit %s (%s) gives %i commits', async (_label, query, count) => {
     const reply = await get(`/api/pkgs/recent-commits.json${query}`);
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('cache-control')).toBe(CACHE.floating);
+    expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.floating);
     const chain = await readJson<CommitInfo[]>(paths.chain(paths.release(fx.out, (await currentReleaseId(fx.out))!)));
     expect(reply.body.toString()).toBe(serialize(composeRecentCommits(chain, count)));
     const commits = reply.json<CommitInfo[]>();
@@ -379,7 +378,7 @@ describe('HEAD, other methods, conditional requests', () => {
     const reply = await send(gw.url, path, { method });
     expect(reply.status).toBe(405);
     expect(reply.headers.get('allow')).toBe('GET, HEAD');
-    expect(reply.headers.get('cache-control')).toBe(CACHE.error);
+    expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.error);
     expectJsonError(reply, 'method_not_allowed');
   });
 
@@ -509,7 +508,7 @@ describe('A catalog with no published commit, and one whose release cannot be re
   it('Errors: bundle/latest.json when the catalog has no commits: 404 | Cache-Control: bundle/latest.json', async () => {
     const reply = await send(empty.url, '/api/pkgs/bundle/latest.json');
     expect(reply.status).toBe(404);
-    expect(reply.headers.get('cache-control')).toBe(CACHE.alias);
+    expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.alias);
     expectJsonError(reply, 'not_found');
   });
 
@@ -522,17 +521,17 @@ describe('A catalog with no published commit, and one whose release cannot be re
     for (const method of ['GET', 'HEAD']) {
       const reply = await send(gateway().url, path, { method });
       expect(reply.status).toBe(200);
-      expect(reply.headers.get('cache-control')).toBe(CACHE.noStore);
-      expect(reply.headers.get('content-type')).toBe(CONTENT_TYPE.json);
+      expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.noStore);
+      expect(reply.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
       expect(reply.headers.get('content-length')).toBe('2');
       if (method === 'GET') expect(reply.body.toString()).toBe('[]');
     }
   });
 
   it.each([
-    ['{name} on a catalog with nothing published', '/api/pkgs/zlib.json', 404, CACHE.negative],
-    ['{sha} on a catalog with nothing published', `/api/pkgs/bundle/${'a'.repeat(40)}.json`, 404, CACHE.negative],
-    ['{sha} prefix on a catalog with nothing published', '/api/pkgs/bundle/abcdef1/full.json', 404, CACHE.negative],
+    ['{name} on a catalog with nothing published', '/api/pkgs/zlib.json', 404, CACHE_CONTROL.negative],
+    ['{sha} on a catalog with nothing published', `/api/pkgs/bundle/${'a'.repeat(40)}.json`, 404, CACHE_CONTROL.negative],
+    ['{sha} prefix on a catalog with nothing published', '/api/pkgs/bundle/abcdef1/full.json', 404, CACHE_CONTROL.negative],
   ])('%s: 404', async (_label, path, status, cache) => {
     const reply = await send(empty.url, path);
     expect(reply.status).toBe(status);
@@ -545,7 +544,7 @@ describe('A catalog with no published commit, and one whose release cannot be re
     async (path) => {
       const reply = await send(broken.url, path);
       expect(reply.status).toBe(500);
-      expect(reply.headers.get('cache-control')).toBe(CACHE.error);
+      expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.error);
       expectJsonError(reply, 'internal');
       expect(reply.body.toString()).not.toMatch(/ENOENT|releases\//);
     },

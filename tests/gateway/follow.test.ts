@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { buildCatalog } from '../../build/build.ts';
 import { appendCommits, git } from '../../demo/catalog-writer.ts';
-import { CACHE } from '../../src/http/cache-control.ts';
 import { paths } from '../../src/store/layout.ts';
 import type { CommitInfo } from '../../src/compose/types.ts';
 import { hour, pkg, type Fixture } from './fixtures.ts';
 import { expected, send, withSignedInGateway, type Gateway, type Reply } from './harness.ts';
+import { CACHE_CONTROL } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let gw: Gateway;
@@ -125,7 +125,7 @@ describe('following main', () => {
     for (const headers of [{}, { cookie }] as Record<string, string>[]) {
       const gone = await get(`/api/pkgs/bundle/${dropped}.json`, headers);
       expect(gone.status).toBe(404);
-      expect(gone.headers.get('cache-control')).toBe(CACHE.negative);
+      expect(gone.headers.get('cache-control')).toBe(CACHE_CONTROL.negative);
       expect((await get(`/api/pkgs/bundle/${dropped.slice(0, 12)}/full.json`, headers)).status).toBe(404);
       expect((await get(`/api/pkgs/bundle/${rewritten}/diff/${dropped}.json`, headers)).status).toBe(404);
     }

@@ -10,12 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CACHE } from '../../src/http/cache-control.ts';
 import { renderNginxAccelFront, renderNginxRules } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
-import { findNginx, startNginx, type Nginx } from '../helpers/nginx.ts';
+import { findNginx, startNginx, type Nginx } from '../../bench/helpers/nginx.ts';
 import { AT, buildFixture, type Fixture } from './fixtures.ts';
 import { rawGet, startGateway, type Gateway, signIn } from './harness.ts';
+import { CACHE_CONTROL } from '../helpers/spec.ts';
 
 const binary = findNginx();
 if (binary === null) {
@@ -130,7 +130,7 @@ describe.skipIf(binary === null)('through nginx', () => {
       for (const path of ['/api/pkgs/sqlite.json', '/api/pkgs/no-such-package.json']) {
         const reply = await rawGet(at(ports.standalone), path);
         expect(reply.status).toBe(404);
-        expect(reply.headers['cache-control']).toBe(CACHE.negative);
+        expect(reply.headers['cache-control']).toBe(CACHE_CONTROL.negative);
         expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
         expect(JSON.parse(reply.body.toString()).error).toBe('not_found');
       }

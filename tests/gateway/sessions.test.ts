@@ -8,12 +8,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AUTH_REQUIRED_MESSAGE } from '../../gateway/auth/index.ts';
-import { CACHE } from '../../src/http/cache-control.ts';
 import { composeDiff } from '../../src/compose/diff.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths, readListing } from '../../src/store/layout.ts';
 import { AT, type Fixture } from './fixtures.ts';
 import { expected, send, withSignedInGateway, USER, type Gateway } from './harness.ts';
+import { CACHE_CONTROL } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let gw: Gateway;
@@ -72,7 +72,7 @@ describe('CLI.md Signing in', () => {
     for (const forged of ['pkgcat.sid=s%3Anope.nope', 'pkgcat.sid=', 'other=1']) {
       const reply = await get(`/api/pkgs/bundle/${fx.tip}/full.json`, { cookie: forged });
       expect(reply.status).toBe(401);
-      expect(reply.headers.get('cache-control')).toBe(CACHE.pinned);
+      expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.pinned);
     }
   });
 });
@@ -95,7 +95,7 @@ describe('SPEC.md Authentication 1-2: the cookie replayed on each sha-pinned rou
     expect(reply.status).toBe(200);
     expect(reply.body.equals(body.bytes)).toBe(true);
     expect(reply.headers.get('etag')).toBe(body.etag);
-    expect(reply.headers.get('cache-control')).toBe(CACHE.pinned);
+    expect(reply.headers.get('cache-control')).toBe(CACHE_CONTROL.pinned);
     expect(reply.headers.get('set-cookie')).toBeNull();
   });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { addUser } from '../../gateway/auth/users.ts';
 import { findRedisServer, startRedisServer, type RedisServer } from '../helpers/redis.ts';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process.ts';
+import { startServeProcess, type ServeProcess } from '../../bench/helpers/serve-process.ts';
 import { buildFixture, type Fixture } from './fixtures.ts';
 import { expected, send, USER, signIn } from './harness.ts';
 

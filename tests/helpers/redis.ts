@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './ports.ts';
+import { freePort } from '../../bench/helpers/ports.ts';
 
 export interface RedisServer {
   readonly url: string;

@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CACHE } from '../../src/http/cache-control.ts';
-import { CONTENT_TYPE } from '../../src/http/content-types.ts';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
+import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -50,8 +49,8 @@ describe('static host rules', () => {
       if (file === '/_headers') continue;
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
-      expect(surface!.cacheControl).toBe(CACHE.floating);
-      expect(surface!.contentType).toBe(CONTENT_TYPE.json);
+      expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
+      expect(surface!.contentType).toBe(JSON_CONTENT_TYPE);
     }
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
@@ -73,7 +72,7 @@ describe('static host rules', () => {
     expect(standalone).toContain('charset utf-8;');
     expect(standalone).toContain('add_header X-Content-Type-Options "nosniff";');
     expect(standalone).toContain('add_header Vary "Accept-Encoding";');
-    expect(standalone).toContain(`add_header Cache-Control "${CACHE.negative}" always;`);
+    expect(standalone).toContain(`add_header Cache-Control "${CACHE_CONTROL.negative}" always;`);
     expect(standalone).not.toMatch(/add_header Set-Cookie|proxy_pass|userid/i);
     expect(standalone).not.toContain('@pkgcat_gateway;');
     const withGateway = renderNginxRules({ flavour: 'gateway' });
@@ -86,8 +85,8 @@ describe('static host rules', () => {
     const rules = parseHeadersFile(renderHeadersFile());
     expect([...rules.keys()]).toEqual(['/api/pkgs/*']);
     expect(rules.get('/api/pkgs/*')).toEqual({
-      'Cache-Control': CACHE.floating,
-      'Content-Type': CONTENT_TYPE.json,
+      'Cache-Control': CACHE_CONTROL.floating,
+      'Content-Type': JSON_CONTENT_TYPE,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
     });

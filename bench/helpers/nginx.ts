@@ -1,7 +1,8 @@
 /**
  * A throw-away nginx for tests and benchmarks: Debian's package (`apt-get install nginx`; `.ci/run`
  * installs it), in the foreground, on a free loopback port, with a generated configuration and
- * its pid, logs and temporary files in a temporary directory.
+ * its pid, logs and temporary files in a temporary directory. (bench/helpers/ is shared with the
+ * tests: tests/ may import bench/, never the reverse.)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

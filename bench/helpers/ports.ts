@@ -1,4 +1,7 @@
-/** A free TCP port on loopback, for servers a test starts itself (nginx, redis-server). */
+/**
+ * A free TCP port on loopback, for servers a benchmark or a test starts itself (nginx, redis-server).
+ * bench/helpers/ is shared by the benchmarks and the tests: tests/ may import bench/, never the reverse.
+ */
 import { createServer } from 'node:net';
 
 export function freePort(): Promise<number> {

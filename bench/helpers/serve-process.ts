@@ -1,6 +1,7 @@
 /**
  * `pkgcat serve` as a child process, the way an operator runs it: the real command line, flags
  * and environment, on a free loopback port (`--port 0`), its address read from its log line.
+ * Shared by the benchmarks and the tests (tests/ may import bench/, never the reverse).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

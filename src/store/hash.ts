@@ -1,0 +1,25 @@
+/**
+ * The one content hash of the output directory: the first 32 hex characters (128 bits) of the
+ * SHA-256 of a body's bytes. It names content-addressed objects (`objects/<2 hex>/<30 hex>`) and
+ * it is the value of every weak ETag the build and the gateway send, so it is part of the output:
+ * changing it changes every object name and every ETag.
+ */
+import { createHash } from 'node:crypto';
+
+/** Hex characters of the content hash. */
+export const CONTENT_HASH_LENGTH = 32;
+
+/** The content hash of bytes (a string is hashed as its UTF-8 bytes). */
+export function contentHash(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex').slice(0, CONTENT_HASH_LENGTH);
+}
+
+/** The weak ETag of a content hash: `W/"<hash>"` (SPEC.md Endpoints, additional rule 3). */
+export function weakEtag(hash: string): string {
+  return `W/"${hash}"`;
+}
+
+/** The weak ETag of bytes: `W/"<contentHash(bytes)>"`. */
+export function contentEtag(data: string | Uint8Array): string {
+  return weakEtag(contentHash(data));
+}
