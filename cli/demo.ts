@@ -1,6 +1,7 @@
 /** `pkgcat demo` (`npm start`): generates the demo catalog once, then builds and serves it. */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LAYOUT_VERSION } from '../src/store/layout.ts';
 import { makeDemoCatalog } from '../demo/make-demo-catalog.ts';
 import type { Settings } from './main.ts';
 import { runServe } from './serve.ts';
@@ -12,11 +13,25 @@ export async function runDemo(settings: Settings): Promise<number> {
     const shas = await makeDemoCatalog(repo);
     process.stderr.write(`pkgcat: wrote the demo catalog (${shas.length} commits) to ${repo}\n`);
   }
+  const out = resolve(root, 'out');
+  if (builtWithAnotherLayout(out)) {
+    // The demo's output is scratch: an older pkgcat's build is rebuilt, not refused.
+    rmSync(out, { recursive: true, force: true });
+    process.stderr.write(`pkgcat: ${out} was built by another version of pkgcat; building it again\n`);
+  }
   return runServe({
     ...settings,
     repo,
-    out: resolve(root, 'out'),
+    out,
     users: resolve(settings.users ?? resolve(root, 'users.json')),
     sessionDir: resolve(settings.sessionDir ?? resolve(root, 'sessions')),
   });
+}
+
+function builtWithAnotherLayout(out: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(out, 'layout.json'), 'utf8')) as { layout?: number }).layout !== LAYOUT_VERSION;
+  } catch {
+    return false;
+  }
 }

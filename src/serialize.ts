@@ -14,8 +14,6 @@
  * joining the chunks' bytes in order gives exactly what `serialize` gives for the whole value.
  */
 
-// Until every test states SCHEMA_VERSION's literal value: it lives with the wire schemas now.
-export { SCHEMA_VERSION } from './schemas/wire.ts';
 
 /** A segment of a stored body: literal text, or a reference to a stored object by its hash. */
 export type Segment = string | { readonly object: string };
