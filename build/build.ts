@@ -9,18 +9,15 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
-import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
+import type { DiffSide } from '../src/compose/diff.ts';
 import {
   LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { acquireLock } from '../src/store/lock.ts';
-import { CatalogModel, type ModelSnapshot } from './model.ts';
-import { Composer, type ComposerSnapshot } from './composer.ts';
-import { ObjectStore } from './objects.ts';
-import { publishRelease } from './publish.ts';
-import { createProgress } from './progress.ts';
+import type { CatalogModel, ModelSnapshot } from './model.ts';
+import type { ComposerSnapshot } from './composer.ts';
 
 export interface BuildOptions {
   repo: string;
@@ -135,6 +132,15 @@ async function buildLocked(
   log: (line: string) => void,
 ): Promise<BuildResult> {
   const { out } = options;
+  // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
+  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }] = await Promise.all([
+    import('./model.ts'),
+    import('./composer.ts'),
+    import('./objects.ts'),
+    import('./publish.ts'),
+    import('./progress.ts'),
+    import('../src/compose/diff.ts'),
+  ]);
   const chain = await repo.chain(tip);
   const onChain = new Set(chain);
   const checkpoint = await loadCheckpoint(out);
@@ -201,6 +207,7 @@ async function buildLocked(
     tip: tipState.commit,
     chain: chainInfos,
     records: composer.records.items,
+    recomposedRecords: composer.recomposedRecords,
     names,
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),

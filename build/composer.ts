@@ -64,6 +64,8 @@ export class Composer {
   private advisoryMapObject: StoredValue | null = null;
   /** Parsed cards, for diffs (filled lazily after a restore). */
   private readonly cardObjects = new Map<string, PackageCard>();
+  /** Keys whose record this process composed anew (the build checks their published envelopes in full). */
+  readonly recomposedRecords = new Set<string>();
   /** Byte lengths of chunk objects, for Content-Length. */
   private readonly lengths = new Map<string, number>();
 
@@ -120,7 +122,9 @@ export class Composer {
     const recordKeys = all ? everything(state.packages.keys(), this.records.items.keys()) : this.dirtyRecords;
     for (const key of recordKeys) {
       const present = state.packages.has(key);
-      this.records.set(key, present ? serialize(composeRecord(state, analysis, key)) : null);
+      const record = present ? serialize(composeRecord(state, analysis, key)) : null;
+      if (record !== null && record !== this.records.items.get(key)) this.recomposedRecords.add(key);
+      this.records.set(key, record);
       const card = present ? composeCard(state, analysis, key) : null;
       this.cards.set(key, card && serialize(card));
       if (card) this.cardObjects.set(key, card);

@@ -65,7 +65,7 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
   await writeText(paths.staticRules.nginx(staging), renderNginxRules());
   await writeText(paths.staticRules.nginxGateway(staging), renderNginxRules({ flavour: 'gateway' }));
 
-  await validateRelease(out, staging);
+  await validateRelease(out, staging, { recomposedRecords: content.recomposedRecords });
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;

@@ -19,6 +19,8 @@ export interface ReleaseContent {
   chain: CommitInfo[];
   /** Serialized package records at the tip, by name key. */
   records: ReadonlyMap<string, string>;
+  /** Keys whose records this build composed anew; the others were published (and checked) by an earlier build. */
+  recomposedRecords: ReadonlySet<string>;
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];

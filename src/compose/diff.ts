@@ -3,7 +3,8 @@
  * that the build (each commit against its parent) and the gateway (any pair, on first request)
  * use the same function on data they both have.
  */
-import { SCHEMA_VERSION, type Diff } from '../schemas/wire.ts';
+import { SCHEMA_VERSION } from '../schemas/version.ts';
+import type { Diff } from '../schemas/wire.ts';
 import { compareNames, nameKey } from '../grammar.ts';
 import { compareVersions } from './versions.ts';
 import type { Severity } from './types.ts';

@@ -1,6 +1,7 @@
 /** Per-package payloads: the record, its envelope, the listing card, deps and versions. */
 import type { RawJson } from '../serialize.ts';
-import { SCHEMA_VERSION, type Dependencies, type PackageCard, type PackageRecord, type VersionHistory } from '../schemas/wire.ts';
+import { SCHEMA_VERSION } from '../schemas/version.ts';
+import type { Dependencies, PackageCard, PackageRecord, VersionHistory } from '../schemas/wire.ts';
 import { compareNames, nameKey } from '../grammar.ts';
 import { packageLinks } from '../surfaces/registry.ts';
 import { directAdvisories, highestSeverity, slimAdvisories } from './advisories.ts';

@@ -10,8 +10,9 @@
 import { z } from 'zod';
 import { FULL_SHA, PACKAGE_NAME } from '../grammar.ts';
 
-/** The wire schema version carried by every JSON payload (its major version: a bump is a breaking change). */
-export const SCHEMA_VERSION = 1;
+import { SCHEMA_VERSION } from './version.ts';
+
+export { SCHEMA_VERSION };
 
 const schemaVersion = z.literal(SCHEMA_VERSION).describe('Wire schema version; compare it with the OpenAPI document\'s major version.');
 const sha = z.string().regex(FULL_SHA).describe('A 40-character lowercase hex commit sha of the catalog\'s main branch.');

@@ -20,7 +20,7 @@ import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
-import { fullBundle } from '../compose/bundles.ts';
+import { fullBundle } from '../compose/shapes.ts';
 import { nameKey } from '../grammar.ts';
 import type { CommitInfo, Diagnostic } from '../compose/types.ts';
 import type { DiffSide } from '../compose/diff.ts';
