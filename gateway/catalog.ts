@@ -6,7 +6,7 @@
  * assembling a whole bundle.
  */
 import { readFile } from 'node:fs/promises';
-import { nameKey } from '../src/grammar.ts';
+import { packageClosure, type PackageClosure } from '../src/compose/closure.ts';
 import {
   findChunk, paths, readStateRoot, recordsOfChunk, transitiveOfChunk,
   type ChunkRef, type PackageIndexEntry, type StateRoot,
@@ -35,15 +35,6 @@ export interface CatalogLimits {
 
 /** Files larger than this are read each time (a bundle's chunks are streamed, not kept). */
 const KEEP_FILE_MAX_BYTES = 256 * 1024;
-
-/** A package and everything it reaches through build and runtime dependencies, at one commit. */
-export interface PackageClosure {
-  readonly root: PackageRecord;
-  /** Every package reached (the root excluded), by name key, in breadth-first order. */
-  readonly packages: ReadonlyMap<string, PackageRecord>;
-  /** Dependency names that are no package at that commit (dangling), as spelled by a dependent, sorted by key. */
-  readonly missing: readonly string[];
-}
 
 export class Catalog {
   readonly out: string;
@@ -141,33 +132,8 @@ export class Catalog {
     return { size: bytes.length, items: parse(bytes.toString('utf8')) };
   }
 
-  /**
-   * `key` and everything it reaches through build and runtime dependencies at a commit: a
-   * breadth-first walk over the records, ending at packages already visited (cycles end), with
-   * dangling names collected. Null when the package is not there.
-   */
-  async closure(root: StateRoot, key: string): Promise<PackageClosure | null> {
-    const start = await this.record(root, key);
-    if (!start) return null;
-    const packages = new Map<string, PackageRecord>();
-    const missing = new Map<string, string>();
-    const seen = new Set([key]);
-    let frontier = [start];
-    while (frontier.length > 0) {
-      const names = frontier.flatMap((record) => [...record.dependencies.build, ...record.dependencies.runtime]);
-      const next = names.filter((name) => !seen.has(nameKey(name)) && Boolean(seen.add(nameKey(name))));
-      const records = await Promise.all(next.map((name) => this.record(root, nameKey(name))));
-      frontier = [];
-      next.forEach((name, index) => {
-        const record = records[index];
-        if (record) {
-          packages.set(nameKey(name), record);
-          frontier.push(record);
-        } else {
-          missing.set(nameKey(name), name);
-        }
-      });
-    }
-    return { root: start, packages, missing: [...missing.keys()].sort().map((dep) => missing.get(dep)!) };
+  /** `key` and everything it reaches through build and runtime dependencies at a commit (src/compose/closure.ts); null when the package is not there. */
+  closure(root: StateRoot, key: string): Promise<PackageClosure | null> {
+    return packageClosure((dependency) => this.record(root, dependency), key);
   }
 }
