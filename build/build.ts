@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
+import { publicFiles } from '../src/surfaces/registry.ts';
 import type { DiffSide } from '../src/compose/diff.ts';
 import {
   LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
@@ -107,8 +108,9 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     const tip = await repo.mainSha();
     await ensureLayout(out);
     const previous = await currentRelease(out);
-    // Nothing to do when the tip is published for this site URL (a new URL republishes without composing).
-    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options)) {
+    // Nothing to do when the tip is published for this site URL with this version's kinds of public
+    // file (a new URL, or a pkgcat with more surfaces, republishes without composing).
+    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options) && previous.info.publicFiles?.join('\n') === publicFiles().join('\n')) {
       return { tip, commits: previous.info.commitCount, composed: 0, releaseId: null, diagnostics: [] };
     }
     const unlock = await acquireLock(lockFile(out), {

@@ -17,7 +17,8 @@ import { isReservedName, nameKey } from '../src/grammar.ts';
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { wireProblems, type WireName } from '../src/schemas/wire.ts';
-import { fillTemplate, SERVED, surface, type SurfaceRow } from '../src/surfaces/registry.ts';
+import { fillTemplate, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
+import { CONTENT_TYPE } from '../src/http/content-types.ts';
 
 export class BuildValidationError extends Error {
   readonly problems: string[];
@@ -34,16 +35,29 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
-/** Each served row with a public file, and the pattern of its files (template parameters as groups). */
-const PUBLIC_FILES = SERVED.filter((row) => row.publicFile !== undefined).map((row) => {
-  const names: string[] = [];
-  const pattern = row.publicFile!.split(/\{(\w+)\}/).map((part, index) => {
-    if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    names.push(part);
-    return '([^/]+)';
-  });
-  return { row, names, pattern: new RegExp(`^${pattern.join('')}$`) };
-});
+/** Every public file template of the served rows (their own and their variants), and the pattern of its files (template parameters as groups). */
+const PUBLIC_FILES = SERVED.flatMap((row) =>
+  publicFileTemplates(row).map(({ template }) => {
+    const names: string[] = [];
+    const pattern = template.split(/\{(\w+)\}/).map((part, index) => {
+      if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part);
+      return '([^/]+)';
+    });
+    return { row, template, names, pattern: new RegExp(`^${pattern.join('')}$`) };
+  }),
+);
+
+/** The templates every package of the tip has a file of (`{name}` their one parameter): its record, its badges, ... */
+const PER_PACKAGE_FILES = PUBLIC_FILES.filter(({ template }) => templateParams(template).join() === 'name').map(({ template }) => template);
+
+/**
+ * What a body without a wire schema must look like, by its Content-Type. An SVG badge is drawn by
+ * badge-maker; this catches a file cut short or written empty (the tests parse every badge as XML).
+ */
+const BODY_CHECKS: Readonly<Record<string, (text: string) => boolean>> = {
+  [CONTENT_TYPE.svg]: (text) => text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"') && text.endsWith('</svg>'),
+};
 
 /** The registry row whose public file is `file` (a path of public/), with its template parameters. */
 function rowOfPublicFile(file: string): { row: SurfaceRow; params: Record<string, string> } | null {
@@ -132,7 +146,10 @@ async function checkPublicTree(
   files.delete(paths.publicFile.headers());
   const expectedNames = Object.values(names).filter((name) => !isReservedName(name));
   for (const name of expectedNames) {
-    if (!files.has(fillTemplate(surface('package').publicFile!, { name }))) problems.push(`the record of ${name} is missing from public/`);
+    for (const template of PER_PACKAGE_FILES) {
+      const file = fillTemplate(template, { name });
+      if (!files.has(file)) problems.push(`public/${file} is missing`);
+    }
   }
   let recentCount = 0;
   for (const file of files) {
@@ -141,7 +158,11 @@ async function checkPublicTree(
       problems.push(`public/${file} is no surface's file`);
       continue;
     }
-    if (!owner.row.body) continue;
+    if (!owner.row.body) {
+      const check = BODY_CHECKS[owner.row.contentType];
+      if (check && !check(await readFile(join(publicDir, file), 'utf8'))) problems.push(`public/${file} is not an ${owner.row.contentType.split(';')[0]} body`);
+      continue;
+    }
     const text = await readFile(join(publicDir, file), 'utf8');
     if (owner.row.id === 'package' && recomposed && !recomposed.has(nameKey(owner.params.name))) {
       if (!text.startsWith(envelopeStart) || !text.endsWith(envelopeEnd) || !text.includes(`"self":${JSON.stringify(fillTemplate(surface('package').path, owner.params))}`)) {
@@ -160,7 +181,7 @@ async function checkPublicTree(
     }
     if (owner.row.id === 'recent-commits' && Array.isArray(value)) recentCount = value.length;
   }
-  if (recentCount !== Math.min(surface('recent-commits').query![0].default as number, chain.length)) problems.push('recent-commits.json is missing or short');
+  if (recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is missing or short');
 }
 
 export interface ValidateOptions {

@@ -8,18 +8,20 @@
  * into every release (build/publish.ts); nothing here reads or writes files.
  *
  * What a static host cannot do, and the gateway does (docs/deployment.md): other spellings of a
- * name (DECISIONS.md 4), `?limit=` on recent commits, and everything behind a session. The
- * `gateway` flavour of the nginx include sends those requests to a named location of the
- * operator's (`@pkgcat_gateway`, a `proxy_pass` to the gateways); the standalone flavour
- * answers them with the gateway's 404 headers, or the default 30 commits.
+ * name (DECISIONS.md 4), query values that have no file (`?limit=` on recent commits, a badge's
+ * `?style=` and `?label=`), and everything behind a session. The `gateway` flavour of the nginx
+ * include sends those requests to a named location of the operator's (`@pkgcat_gateway`, a
+ * `proxy_pass` to the gateways); the standalone flavour answers them with the gateway's 404
+ * headers, or the file of the defaults. Query values that do have a file (a registry parameter
+ * with `variantFiles`: a badge's `?metric=advisories`) are rewritten to it by both flavours.
  */
 import { CACHE } from './cache-control.ts';
 import { CONTENT_TYPE } from './content-types.ts';
-import { SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
+import { publicFileTemplates, SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
 
 /** One kind of file in `public/`: how a static host must serve it (derived from a registry row). */
 export interface StaticSurface {
-  /** The registry row (src/surfaces/registry.ts), for comments. */
+  /** The registry row (src/surfaces/registry.ts), and for a variant file the query it answers, for comments. */
   readonly id: string;
   /** Where its Cache-Control comes from (for comments). */
   readonly source: string;
@@ -27,43 +29,87 @@ export interface StaticSurface {
   readonly pattern: RegExp;
   /** nginx `location` arguments matching exactly those paths. */
   readonly nginxLocation: string;
-  /** `_headers` path pattern (`*` splat). Rows sharing one must have the same headers. */
+  /** `_headers` path pattern (`:placeholder` for a template parameter's segment). A rule also matching another surface's paths must have the same headers. */
   readonly hostPath: string;
   readonly contentType: string;
   readonly cacheControl: string;
-  /** The gateway answers this path differently when the request has a query parameter of this name (recent commits' `limit`). */
-  readonly queryParameter?: string;
+  /**
+   * Query parameters only the gateway answers (recent commits' `limit`, a badge's `style` and
+   * `label`): the `gateway` flavour sends a request with one of them to the gateway.
+   */
+  readonly gatewayQuery: readonly string[];
+  /**
+   * Query values another file of public/ answers (a variant file, registry.ts publicFileTemplates):
+   * nginx rewrites `?parameter=value` to that file: `from` matches this surface's paths with the
+   * template parameters captured, `to` is the variant's URL template `file` with `$1`... in their place.
+   */
+  readonly variants: readonly { readonly parameter: string; readonly value: string; readonly file: string; readonly from: string; readonly to: string }[];
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The static rules of one registry row whose public file is its URL path. */
-function staticSurface(row: SurfaceRow): StaticSurface {
+/** `^...$` matching the URL paths of `template`: each parameter one path segment or part of one, captured when asked. */
+const templateRegExp = (template: string, capture: boolean) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join(capture ? '([^/]+)' : '[^/]+')}$`;
+
+/** The `_headers` path of `template`: a segment holding a parameter becomes a `:placeholder` (it matches that whole segment). */
+const hostPathOf = (template: string) =>
+  template
+    .split('/')
+    .map((segment) => {
+      const parameter = /\{(\w+)\}/.exec(segment);
+      return parameter ? `:${parameter[1]}` : segment;
+    })
+    .join('/');
+
+/** `template` with its parameters replaced by `$1`, `$2`... in order (an nginx `rewrite` replacement). */
+const numbered = (template: string) => {
+  let index = 0;
+  return template.replace(/\{\w+\}/g, () => `$${++index}`);
+};
+
+/** The static rules of each public file of one registry row (its own, then its variants), whose public file is its URL path. */
+function staticSurfaces(row: SurfaceRow): StaticSurface[] {
   const path = `/${row.publicFile}`;
   if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
-  const fixed = templateParams(path).length === 0;
-  const source = `^${path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
-  const firstParameter = path.indexOf('{');
-  const directory = path.slice(0, path.lastIndexOf('/', firstParameter < 0 ? path.length : firstParameter) + 1);
-  if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
-  return {
-    id: row.id,
-    source: row.source,
-    pattern: new RegExp(source),
-    nginxLocation: fixed ? `= ${path}` : `~ ${source}`,
-    hostPath: `${directory}*`,
-    contentType: row.contentType,
-    cacheControl: row.cacheControl,
-    ...(row.query ? { queryParameter: row.query[0].name } : {}),
+  const files = publicFileTemplates(row);
+  const variantParameters = new Set(files.flatMap((file) => Object.keys(file.query)));
+  const surfaceOf = (template: string, id: string, own: boolean): StaticSurface => {
+    const url = `/${template}`;
+    const source = templateRegExp(url, false);
+    return {
+      id,
+      source: row.source,
+      pattern: new RegExp(source),
+      nginxLocation: templateParams(url).length === 0 ? `= ${url}` : `~ ${source}`,
+      hostPath: hostPathOf(url),
+      contentType: row.contentType,
+      cacheControl: row.cacheControl,
+      // A variant file answers its own query; the rest of a request's query goes with it, unanswered.
+      gatewayQuery: own ? (row.query ?? []).map((query) => query.name).filter((name) => !variantParameters.has(name)) : [],
+      variants: own
+        ? files.slice(1).flatMap((file) =>
+            Object.entries(file.query).map(([name, value]) => ({
+              parameter: name,
+              value,
+              file: `/${file.template}`,
+              from: templateRegExp(url, true),
+              to: numbered(`/${file.template}`),
+            })),
+          )
+        : [],
+    };
   };
+  return files.map((file, index) =>
+    surfaceOf(file.template, index === 0 ? row.id : `${row.id}?${Object.entries(file.query).map(([name, value]) => `${name}=${value}`).join('&')}`, index === 0),
+  );
 }
 
 /**
- * Every kind of file the build writes into `public/`, most specific first: the registry's served
- * rows that have a public file. tests/http/static-rules.test.ts fails when a file of a build
- * matches no row.
+ * Every kind of file the build writes into `public/`, most specific first: the public files of the
+ * registry's served rows, and their variants. tests/http/static-rules.test.ts fails when a file of
+ * a build matches no row.
  */
-export const STATIC_SURFACES: readonly StaticSurface[] = SERVED.filter((row) => row.publicFile !== undefined).map(staticSurface);
+export const STATIC_SURFACES: readonly StaticSurface[] = SERVED.filter((row) => row.publicFile !== undefined).flatMap(staticSurfaces);
 
 /** Headers every anonymous file carries besides its Content-Type and Cache-Control (gateway/app.ts, gateway/send.ts). */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
@@ -85,8 +131,9 @@ export const NGINX_GATEWAY_LOCATION = '@pkgcat_gateway';
 export interface NginxRulesOptions {
   /**
    * `standalone` (default): a path that is not a file answers the gateway's 404 (JSON, negative
-   * cache); `?limit=` is ignored (the default 30 commits). `gateway`: both go to the named
-   * location `@pkgcat_gateway`, which the including configuration defines.
+   * cache); query parameters without a file of their own (`?limit=`, `?style=`) are ignored (the
+   * defaults' file). `gateway`: both go to the named location `@pkgcat_gateway`, which the
+   * including configuration defines.
    */
   readonly flavour?: 'standalone' | 'gateway';
 }
@@ -115,6 +162,10 @@ function quote(value: string): string {
 export function renderNginxRules(options: NginxRulesOptions = {}): string {
   const flavour = options.flavour ?? 'standalone';
   const miss = flavour === 'gateway' ? NGINX_GATEWAY_LOCATION : '@pkgcat_not_found';
+  const gatewayQuery = STATIC_SURFACES.filter((surface) => surface.gatewayQuery.length > 0)
+    .map((surface) => `${surface.gatewayQuery.map((name) => `?${name}=`).join(', ')} (${surface.id})`)
+    .join('; ');
+  const variants = STATIC_SURFACES.flatMap((surface) => surface.variants.map((variant) => `?${variant.parameter}=${variant.value} (${surface.id})`)).join(', ');
   const lines = [
     '# Generated by `pkgcat build` (src/http/static-rules.ts) from the gateway\'s Cache-Control and',
     '# Content-Type tables (src/http/cache-control.ts: SPEC.md "Cache-Control per surface", DECISIONS.md 8).',
@@ -128,15 +179,18 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
       ? [
           `#     location ${NGINX_GATEWAY_LOCATION} { proxy_pass http://pkgcat_gateways; ... }   # you define it (docs/deployment.md)`,
           '#',
-          '# A path that is no file here (another spelling of a name, an unknown name) and recent commits with',
-          `# ?limit= go to ${NGINX_GATEWAY_LOCATION}, which answers them exactly as the gateway does.`,
+          '# A path that is no file here (another spelling of a name, an unknown name), and a request with a',
+          `# query parameter that has no file of its own (${gatewayQuery}),`,
+          `# go to ${NGINX_GATEWAY_LOCATION}, which answers them exactly as the gateway does.`,
         ]
       : [
           '#',
           '# A path that is no file here answers the gateway\'s 404 for an unknown name. A static host serves',
-          '# canonical spellings only, and recent commits with the default limit whatever ?limit= says;',
+          '# canonical spellings only, and query parameters that have no file of their own are ignored',
+          `# (${gatewayQuery}): the defaults come back.`,
           '# nginx-anonymous-gateway.conf sends those requests to the gateway instead.',
         ]),
+    ...(variants ? ['#', `# Query values with a file of their own are rewritten to it: ${variants}.`] : []),
     '#',
     '# Headers: the surface\'s Content-Type and Cache-Control, X-Content-Type-Options and Vary as the',
     '# gateway sends them, never a cookie; no ETag, no 304 and no ranges (the gateway answers no',
@@ -150,9 +204,14 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   for (const surface of STATIC_SURFACES) {
     lines.push(`# ${surface.id}: ${surface.source}`);
     lines.push(`location ${surface.nginxLocation} {`);
-    if (surface.queryParameter && flavour === 'gateway') {
+    if (flavour === 'gateway' && (surface.gatewayQuery.length > 0 || surface.variants.length > 0)) {
       lines.push(`    error_page 418 = ${NGINX_GATEWAY_LOCATION};`);
-      lines.push(`    if ($arg_${surface.queryParameter}) { return 418; }`);
+      for (const parameter of surface.gatewayQuery) lines.push(`    if ($arg_${parameter}) { return 418; }`);
+      // Another spelling of a name goes to the gateway before a rewrite below changes its URI.
+      if (surface.variants.length > 0) lines.push('    if (!-f $request_filename) { return 418; }');
+    }
+    for (const variant of surface.variants) {
+      lines.push(`    if ($arg_${variant.parameter} = ${quote(variant.value)}) { rewrite ${variant.from} ${variant.to} last; }`);
     }
     lines.push(
       ...nginxContentType(surface.contentType),
@@ -187,24 +246,46 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   return lines.join('\n');
 }
 
-/** The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. */
+/** What a `_headers` path pattern matches (Netlify's and Cloudflare's rules: `*` anything, `:placeholder` one segment). */
+function hostPathRegExp(hostPath: string): RegExp {
+  const segments = hostPath.split('/').map((segment) => (segment === '*' ? '.*' : segment.startsWith(':') ? '[^/]+' : escapeRegExp(segment)));
+  return new RegExp(`^${segments.join('/')}$`);
+}
+
+/**
+ * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts apply
+ * every rule that matches a path and join repeated headers with commas, so each file must match
+ * exactly one rule: a surface whose files another rule with the same headers covers adds none
+ * (recent commits under `/api/pkgs/:name`), and one with other headers is an error here.
+ */
 export function renderHeadersFile(): string {
-  const rules = new Map<string, Record<string, string>>();
+  const rules = new Map<string, { matches: RegExp; headers: Record<string, string> }>();
+  const headersOf = (surface: StaticSurface) => ({ 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS });
+  const sampleOf = (surface: StaticSurface) => surface.hostPath.replace(/:\w+/g, 'sample');
   for (const surface of STATIC_SURFACES) {
-    const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
+    const headers = headersOf(surface);
     const seen = rules.get(surface.hostPath);
-    // Hosts combine the values of every rule that matches a path: one rule per path, or they would repeat.
-    if (seen && JSON.stringify(seen) !== JSON.stringify(headers)) {
-      throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
+    if (seen && JSON.stringify(seen.headers) !== JSON.stringify(headers)) throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
+    rules.set(surface.hostPath, { matches: hostPathRegExp(surface.hostPath), headers });
+  }
+  for (const surface of STATIC_SURFACES) {
+    const sample = sampleOf(surface);
+    const others = [...rules].filter(([path, rule]) => path !== surface.hostPath && rule.matches.test(sample));
+    if (others.length === 0) continue;
+    if (others.some(([, rule]) => JSON.stringify(rule.headers) !== JSON.stringify(headersOf(surface)))) {
+      throw new Error(`_headers: the files of ${surface.id} match rules with other headers`);
     }
-    rules.set(surface.hostPath, headers);
+    rules.delete(surface.hostPath);
   }
   const lines = [
     '# Generated by `pkgcat build` (src/http/static-rules.ts) from the gateway\'s Cache-Control table',
     '# (SPEC.md "Cache-Control per surface", DECISIONS.md 8). Netlify / Cloudflare Pages format; the site root',
     '# is this directory. Sha-pinned bundles, /auth/ and /api/pkgs/bundle/latest.json belong to the gateway.',
+    '# A static host of this kind does not look at query strings: each URL answers its defaults. Other',
+    '# query values that have a file of their own are served at that file\'s path:',
+    ...STATIC_SURFACES.flatMap((surface) => surface.variants.map((variant) => `#   ${surface.hostPath}?${variant.parameter}=${variant.value} -> ${hostPathOf(variant.file)}`)),
   ];
-  for (const [path, headers] of rules) {
+  for (const [path, { headers }] of rules) {
     lines.push(path);
     for (const [name, value] of Object.entries(headers)) lines.push(`  ${name}: ${value}`);
   }

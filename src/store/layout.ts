@@ -125,6 +125,11 @@ export interface ReleaseInfo {
   commitCount: number;
   /** The public address of the site the release was built for (absolute URLs in sitemaps, feeds, SBOM namespaces). */
   siteUrl: string;
+  /**
+   * The kinds of file its `public/` holds (surfaces/registry.ts publicFiles): a pkgcat that
+   * publishes other kinds republishes the tip (absent in releases of versions before it was kept).
+   */
+  publicFiles?: string[];
 }
 
 export const paths = {

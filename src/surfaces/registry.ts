@@ -40,6 +40,18 @@ export type QueryParameter =
       readonly values: readonly string[];
       readonly default: string;
       readonly fallback: string;
+      /**
+       * Each value but the default has a public file of its own beside the row's (variantFile), so a
+       * static host can answer it too: the build writes it, the nginx rules route `?name=value` to it.
+       */
+      readonly variantFiles?: boolean;
+    }
+  | {
+      /** Free text: the first value, control characters dropped, trimmed, cut to `maxLength` characters; empty gives ''. */
+      readonly name: string;
+      readonly kind: 'text';
+      readonly maxLength: number;
+      readonly fallback: string;
     };
 
 export interface SurfaceRow {
@@ -83,6 +95,24 @@ const METRIC: QueryParameter = {
   values: ['score', 'advisories'],
   default: 'score',
   fallback: 'any other value, or none, gives the score badge',
+  variantFiles: true,
+};
+
+/** Beyond SPEC.md: shields' five styles (src/compose/badge.ts checks them against badge-maker's). */
+const STYLE: QueryParameter = {
+  name: 'style',
+  kind: 'enum',
+  values: ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'],
+  default: 'flat',
+  fallback: 'any other value, or none, gives flat',
+};
+
+/** Beyond SPEC.md: the badge's left-hand text. */
+const LABEL: QueryParameter = {
+  name: 'label',
+  kind: 'text',
+  maxLength: 40,
+  fallback: 'control characters are dropped and the rest cut to 40 characters; empty, or none, gives the metric\'s own label (`scorecard`, `advisories`)',
 };
 
 const LIMIT: QueryParameter = {
@@ -189,9 +219,10 @@ export const SURFACES = [
     family: 'floating',
     contentType: CONTENT_TYPE.svg,
     cacheControl: CACHE.floating,
-    query: [METRIC],
+    query: [METRIC, STYLE, LABEL],
+    publicFile: 'api/pkgs/{name}/badge.svg',
     openapi: true,
-    served: false,
+    served: true,
     source: 'SPEC.md Endpoints: GET /api/pkgs/{name}/badge.svg',
   },
   {
@@ -239,6 +270,13 @@ export function surface(id: SurfaceId): SurfaceRow {
   return SURFACES.find((row) => row.id === id)!;
 }
 
+/** What a request without query parameter `name` of `row` gets ('' for free text). */
+export function queryDefault(row: SurfaceRow, name: string): string | number {
+  const parameter = row.query?.find((candidate) => candidate.name === name);
+  if (!parameter) throw new Error(`${row.id} has no query parameter ${name}`);
+  return parameter.kind === 'text' ? '' : parameter.default;
+}
+
 /** The rows this version serves. */
 export const SERVED: readonly SurfaceRow[] = SURFACES.filter((row) => row.served);
 
@@ -249,6 +287,56 @@ export function fillTemplate(template: string, params: Readonly<Record<string, s
     if (value === undefined) throw new Error(`${template}: no value for {${key}}`);
     return encodeURIComponent(value);
   });
+}
+
+/**
+ * The public file template holding the answer to `value` of a `variantFiles` parameter: `.value`
+ * goes before the extension of the row's file (`api/pkgs/{name}/badge.svg` and `metric=advisories`
+ * give `api/pkgs/{name}/badge.advisories.svg`; `sbom.json` and `format=spdx`, `sbom.spdx.json`).
+ */
+export function variantFile(publicFile: string, value: string): string {
+  const dot = publicFile.lastIndexOf('.');
+  if (dot <= publicFile.lastIndexOf('/')) throw new Error(`${publicFile}: a file with variants needs an extension`);
+  return `${publicFile.slice(0, dot)}.${value}${publicFile.slice(dot)}`;
+}
+
+/** A public file of a row: its template and the query values it answers (none: the defaults). */
+export interface PublicFileTemplate {
+  readonly template: string;
+  readonly query: Readonly<Record<string, string>>;
+}
+
+type EnumParameter = Extract<QueryParameter, { kind: 'enum' }>;
+
+/** The row's `variantFiles` parameter, if any (one at most: a file name carries one variant). */
+function variantParameter(row: SurfaceRow): EnumParameter | null {
+  const found = (row.query ?? []).filter((parameter): parameter is EnumParameter => parameter.kind === 'enum' && parameter.variantFiles === true);
+  if (found.length > 1) throw new Error(`${row.id}: more than one query parameter has variant files`);
+  return found[0] ?? null;
+}
+
+/** Every public file of `row`: its own (the defaults), then one per non-default value of its `variantFiles` parameter. */
+export function publicFileTemplates(row: SurfaceRow): PublicFileTemplate[] {
+  if (row.publicFile === undefined) return [];
+  const parameter = variantParameter(row);
+  const variants = (parameter?.values ?? []).filter((value) => value !== parameter!.default);
+  return [
+    { template: row.publicFile, query: {} },
+    ...variants.map((value) => ({ template: variantFile(row.publicFile!, value), query: { [parameter!.name]: value } })),
+  ];
+}
+
+/** The public file template answering the resolved `query` on `row`: its own file, or the variant of a non-default value. */
+export function publicFileFor(row: SurfaceRow, query: Readonly<Record<string, string | number>>): string {
+  if (row.publicFile === undefined) throw new Error(`${row.id} has no public file`);
+  const parameter = variantParameter(row);
+  const value = parameter && query[parameter.name];
+  return parameter && value !== undefined && value !== parameter.default ? variantFile(row.publicFile, String(value)) : row.publicFile;
+}
+
+/** The template of every kind of file a release's public/ holds, in registry order (release.json `publicFiles`). */
+export function publicFiles(): string[] {
+  return SERVED.flatMap((row) => publicFileTemplates(row).map((file) => file.template));
 }
 
 /** The parameter names of a template, in order. */

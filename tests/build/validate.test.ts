@@ -25,16 +25,22 @@ describe('validateRelease', () => {
     await writeFile(`${paths.public(damaged)}/api/pkgs/openssl.json`, JSON.stringify({ ...openssl, commitSha: shas[0] }));
     await writeFile(`${paths.public(damaged)}/api/pkgs/ZLIB.json`, JSON.stringify({ ...openssl, package: { ...openssl.package, internalNote: 'x' } }));
     await writeFile(`${paths.public(damaged)}/api/pkgs/notes.txt`, 'not a surface');
+    // A badge cut short, and a variant badge missing.
+    const badge = await readFile(`${paths.public(damaged)}/api/pkgs/zlib/badge.svg`, 'utf8');
+    await writeFile(`${paths.public(damaged)}/api/pkgs/zlib/badge.svg`, badge.slice(0, 100));
+    await rm(`${paths.public(damaged)}/api/pkgs/openssl/badge.advisories.svg`);
     await rm(paths.state(out, shas[2]));
     const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BuildValidationError);
     expect([...(error as BuildValidationError).problems].sort()).toEqual([
       `commit ${shas[2]} has no state`,
       'public/api/pkgs/ZLIB.json does not match the PackageEnvelope schema: package: Unrecognized key: "internalNote"',
+      'public/api/pkgs/curl.json is missing',
       'public/api/pkgs/notes.txt is no surface\'s file',
       'public/api/pkgs/openssl.json is not openssl at the tip',
+      'public/api/pkgs/openssl/badge.advisories.svg is missing',
       'public/api/pkgs/zlib.json does not match the PackageEnvelope schema: schemaVersion: Invalid input: expected 1; commitSha: Invalid string: must match pattern /^[0-9a-f]{40}$/; pushedAt: Invalid input: expected string, received undefined; package: Invalid input: expected object, received undefined',
-      'the record of curl is missing from public/',
+      'public/api/pkgs/zlib/badge.svg is not an image/svg+xml body',
     ]);
   });
 });

@@ -47,6 +47,12 @@ export const CACHE_CONTROL = {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
+ * SPEC.md "Endpoints": `/api/pkgs/{name}/badge.svg` answers `image/svg+xml`; as every text type the
+ * gateway and the static rules send, it names its charset.
+ */
+export const SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
+
+/**
  * SPEC.md "Common rule" and "Versioning" 1: every JSON payload carries `schemaVersion`. Its current
  * value ("not shown" in SPEC.md) is the project's first: 1. A change to it is a breaking change,
  * and must fail these tests.

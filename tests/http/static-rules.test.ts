@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, JSON_CONTENT_TYPE, SVG_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -50,9 +50,13 @@ describe('static host rules', () => {
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
       expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
-      expect(surface!.contentType).toBe(JSON_CONTENT_TYPE);
+      expect(surface!.contentType).toBe(file.endsWith('.svg') ? SVG_CONTENT_TYPE : JSON_CONTENT_TYPE);
     }
-    expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
+    expect(files).toContain('/api/pkgs/zlib/badge.svg');
+    expect(files).toContain('/api/pkgs/zlib/badge.advisories.svg');
+    expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.gatewayQuery).toEqual(['limit']);
+    expect(staticSurfaceOf('/api/pkgs/zlib/badge.svg')!.gatewayQuery).toEqual(['style', 'label']);
+    expect(staticSurfaceOf('/api/pkgs/zlib/badge.advisories.svg')!.gatewayQuery).toEqual([]);
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
     expect(staticSurfaceOf(`/api/pkgs/bundle/${fx.tip}.json`)).toBeNull();
   });
@@ -75,21 +79,29 @@ describe('static host rules', () => {
     expect(standalone).toContain(`add_header Cache-Control "${CACHE_CONTROL.negative}" always;`);
     expect(standalone).not.toMatch(/add_header Set-Cookie|proxy_pass|userid/i);
     expect(standalone).not.toContain('@pkgcat_gateway;');
+    const rewrite = 'if ($arg_metric = "advisories") { rewrite ^/api/pkgs/([^/]+)/badge\\.svg$ /api/pkgs/$1/badge.advisories.svg last; }';
+    expect(standalone).toContain(rewrite);
+    expect(standalone).not.toContain('$arg_style');
     const withGateway = renderNginxRules({ flavour: 'gateway' });
     expect(withGateway).toContain('try_files $uri @pkgcat_gateway;');
     expect(withGateway).toContain('if ($arg_limit) { return 418; }');
+    // A badge: style and label go to the gateway, and so does a name that is no file, before the metric's rewrite.
+    expect(withGateway).toContain(
+      `    if ($arg_style) { return 418; }\n    if ($arg_label) { return 418; }\n    if (!-f $request_filename) { return 418; }\n    ${rewrite}\n`,
+    );
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per path, so a host does not repeat values', () => {
-    const rules = parseHeadersFile(renderHeadersFile());
-    expect([...rules.keys()]).toEqual(['/api/pkgs/*']);
-    expect(rules.get('/api/pkgs/*')).toEqual({
-      'Cache-Control': CACHE_CONTROL.floating,
-      'Content-Type': JSON_CONTENT_TYPE,
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept-Encoding',
-    });
+  it('_headers: one rule per file, so a host does not repeat values', () => {
+    const text = renderHeadersFile();
+    const rules = parseHeadersFile(text);
+    // `:name` is one path segment on both hosts, so the JSON rule does not reach the badges below it.
+    expect([...rules.keys()].sort()).toEqual(['/api/pkgs/:name', '/api/pkgs/:name/badge.advisories.svg', '/api/pkgs/:name/badge.svg']);
+    const common = { 'Cache-Control': CACHE_CONTROL.floating, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
+    expect(rules.get('/api/pkgs/:name')).toEqual({ ...common, 'Content-Type': JSON_CONTENT_TYPE });
+    expect(rules.get('/api/pkgs/:name/badge.svg')).toEqual({ ...common, 'Content-Type': SVG_CONTENT_TYPE });
+    expect(rules.get('/api/pkgs/:name/badge.advisories.svg')).toEqual({ ...common, 'Content-Type': SVG_CONTENT_TYPE });
+    expect(text).toContain('#   /api/pkgs/:name/badge.svg?metric=advisories -> /api/pkgs/:name/badge.advisories.svg\n');
   });
 
   it('the X-Accel-Redirect location is internal, aliases the output, and copies the gateway\'s headers', () => {
