@@ -9,7 +9,7 @@
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { assembleBody, lookupPackage, paths, readJson, readStateRoot, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
@@ -152,35 +152,48 @@ async function checkPublicTree(
     }
   }
   let recentCount = 0;
-  for (const file of files) {
+  // Files that share an inode (bodies the build hard-links from objects/, publish.ts) are read once.
+  const byInode = new Map<string, Promise<string>>();
+  const checkFile = async (file: string): Promise<void> => {
     const owner = rowOfPublicFile(file);
     if (!owner) {
       problems.push(`public/${file} is no surface's file`);
-      continue;
+      return;
     }
+    const path = join(publicDir, file);
     if (!owner.row.body) {
       const check = BODY_CHECKS[owner.row.contentType];
-      if (check && !check(await readFile(join(publicDir, file), 'utf8'))) problems.push(`public/${file} is not an ${owner.row.contentType.split(';')[0]} body`);
-      continue;
+      if (!check) return;
+      const { dev, ino } = await stat(path);
+      let text = byInode.get(`${dev}:${ino}`);
+      if (!text) byInode.set(`${dev}:${ino}`, (text = readFile(path, 'utf8')));
+      if (!check(await text)) problems.push(`public/${file} is not an ${owner.row.contentType.split(';')[0]} body`);
+      return;
     }
-    const text = await readFile(join(publicDir, file), 'utf8');
+    const text = await readFile(path, 'utf8');
     if (owner.row.id === 'package' && recomposed && !recomposed.has(nameKey(owner.params.name))) {
       if (!text.startsWith(envelopeStart) || !text.endsWith(envelopeEnd) || !text.includes(`"self":${JSON.stringify(fillTemplate(surface('package').path, owner.params))}`)) {
         problems.push(`public/${file} is not ${owner.params.name} at the tip`);
       }
-      continue;
+      return;
     }
     const problem = shapeProblem(`public/${file}`, owner.row.body, text);
     if (problem) {
       problems.push(problem);
-      continue;
+      return;
     }
     const value = JSON.parse(text) as { commitSha?: string; package?: { name?: string } } | unknown[];
     if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== info.tip?.sha || value.package?.name !== owner.params.name)) {
       problems.push(`public/${file} is not ${owner.params.name} at the tip`);
     }
     if (owner.row.id === 'recent-commits' && Array.isArray(value)) recentCount = value.length;
+  };
+  const checks: Promise<void>[] = [];
+  for (const file of files) {
+    checks.push(checkFile(file));
+    if (checks.length >= 64) await Promise.all(checks.splice(0));
   }
+  await Promise.all(checks);
   if (recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is missing or short');
 }
 

@@ -36,6 +36,8 @@ export interface PublicBody {
   /** The query values it answers, when it is a variant file (registry.ts publicFileTemplates); none: the row's own file. */
   readonly query?: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Many files have these very bytes (a badge is one of a few hundred): publish.ts stores them once and links. */
+  readonly shared?: boolean;
 }
 
 /** The packages of the release whose `/api/pkgs/{name}...` files are written: a fixed route wins over a package of the same name (DECISIONS.md 4). */
@@ -76,7 +78,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
         const key = `${options.style}\u0000${face.label}\u0000${face.message}\u0000${face.color}`;
         let body = drawn.get(key);
         if (body === undefined) drawn.set(key, (body = drawBadge(face, options.style)));
-        yield { params: { name }, query, body };
+        yield { params: { name }, query, body, shared: true };
       }
     }
   },

@@ -151,6 +151,8 @@ export const paths = {
   /** Diagnostic[] of every commit on the chain, oldest first. */
   diagnostics: (releaseDir: string) => join(releaseDir, 'diagnostics.json'),
   public: (releaseDir: string) => join(releaseDir, 'public'),
+  /** A body many public files share (a badge), once per release under its content hash: those files are hard links to it. */
+  sharedBody: (releaseDir: string, hash: string) => join(releaseDir, 'shared', hash),
   /** Paths inside `public/` besides the registry's public files: the header rules for Netlify / Cloudflare Pages. */
   publicFile: {
     headers: () => '_headers',
