@@ -34,10 +34,11 @@ async function withFiles<T>(svgs: readonly string[], use: (files: string[]) => P
 /** Rejects, with xmllint's message, unless every one of `svgs` is well-formed XML whose root is an SVG `svg` element. */
 export async function expectSvgDocuments(svgs: readonly string[]): Promise<void> {
   await withFiles(svgs, async (files) => {
-    await run('xmllint', ['--noout', ...files]);
-    for (const file of files) {
-      const { stdout } = await run('xmllint', ['--xpath', "concat(namespace-uri(/*), ' ', local-name(/*))", file]);
-      if (stdout.trim() !== 'http://www.w3.org/2000/svg svg') throw new Error(`${file}: the root is ${stdout.trim()}, not an SVG svg element`);
+    // One line per file; xmllint fails (non-zero exit) on the first document that is not well-formed.
+    const { stdout } = await run('xmllint', ['--xpath', "concat(namespace-uri(/*), ' ', local-name(/*))", ...files], { maxBuffer: 64 * 1024 * 1024 });
+    const roots = stdout.split('\n').slice(0, -1);
+    if (roots.length !== files.length || roots.some((root) => root !== 'http://www.w3.org/2000/svg svg')) {
+      throw new Error(`not every document is an SVG svg element: ${JSON.stringify(roots)}`);
     }
   });
 }
