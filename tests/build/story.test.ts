@@ -1,7 +1,9 @@
 /** What the build makes of the fixture story, commit by commit (CATALOG-FORMAT.md, DECISIONS.md). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
-import { readStateRoot } from '../../src/store/layout.ts';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { currentReleaseId, paths, readStateRoot } from '../../src/store/layout.ts';
 import { build, manifest, depsOf, pinnedBodies, pinnedJson, publicFiles, releaseFile, temporaryDirectory, versionsOf } from '../helpers/catalog.ts';
 import { STORY } from './story.ts';
 
@@ -183,5 +185,20 @@ describe('floats-latest files of the tip', () => {
 
   it('does no composing work when main has not moved', async () => {
     expect(await build(repo, out)).toMatchObject({ composed: 0, releaseId: null, commits: 8 });
+  });
+
+  it('republishes the tip, without composing, for a pkgcat that publishes kinds of file the release lacks', async () => {
+    // What a release of a version before badges looks like: no badge files, and no list of kinds.
+    const id = await currentReleaseId(out);
+    const release = paths.release(out, id!);
+    const { publicFiles: kinds, ...older } = await releaseFile(out, 'release.json');
+    expect(kinds).toContain('api/pkgs/{name}/badge.advisories.svg');
+    await writeFile(paths.releaseInfo(release), JSON.stringify(older));
+    await rm(join(paths.public(release), 'api/pkgs/zlib'), { recursive: true });
+    const result = await build(repo, out);
+    expect(result).toMatchObject({ composed: 0, commits: 8 });
+    expect(result.releaseId).not.toBe(id);
+    expect((await publicFiles(out)).has('api/pkgs/zlib/badge.svg')).toBe(true);
+    expect(await build(repo, out)).toMatchObject({ composed: 0, releaseId: null });
   });
 });

@@ -110,6 +110,21 @@ describe.skipIf(binary === null)('through nginx', () => {
       expectSame(await rawGet(at(ports.withGateway), path, { 'accept-encoding': 'identity' }), direct);
     });
 
+    it.each(['/api/pkgs/zlib/badge.svg', '/api/pkgs/zlib/badge.svg?metric=advisories', '/api/pkgs/curl/badge.svg?metric=bogus', '/api/pkgs/curl/badge.svg?metric=score'])(
+      '%s: the gateway\'s headers and bytes (a metric with a file of its own is rewritten to it)',
+      async (path) => {
+        const direct = await rawGet(gateway.url, path, { 'accept-encoding': 'identity' });
+        expect(direct.status).toBe(200);
+        expectSame(await rawGet(at(ports.standalone), path, { 'accept-encoding': 'identity' }), direct);
+        expectSame(await rawGet(at(ports.withGateway), path, { 'accept-encoding': 'identity' }), direct);
+      },
+    );
+
+    it('standalone: a badge\'s style and label are ignored, the default badge comes back', async () => {
+      const plain = await rawGet(gateway.url, '/api/pkgs/zlib/badge.svg?metric=advisories', { 'accept-encoding': 'identity' });
+      expectSame(await rawGet(at(ports.standalone), '/api/pkgs/zlib/badge.svg?metric=advisories&style=plastic&label=x', { 'accept-encoding': 'identity' }), plain);
+    });
+
     it('compresses from 1 KiB when asked, as the gateway does (gzip: nginx has no brotli)', async () => {
       const reply = await rawGet(at(ports.standalone), '/api/pkgs/curl.json', { 'accept-encoding': 'gzip' });
       expect(reply.headers['content-encoding']).toBe('gzip');
@@ -136,8 +151,16 @@ describe.skipIf(binary === null)('through nginx', () => {
       }
     });
 
-    it('with the gateway: another spelling, an unknown name and ?limit= are the gateway\'s answers', async () => {
-      for (const path of ['/api/pkgs/sqlite.json', '/api/pkgs/no-such-package.json', '/api/pkgs/recent-commits.json?limit=3']) {
+    it('with the gateway: another spelling, an unknown name, ?limit=, a badge\'s style and label are the gateway\'s answers', async () => {
+      for (const path of [
+        '/api/pkgs/sqlite.json',
+        '/api/pkgs/no-such-package.json',
+        '/api/pkgs/recent-commits.json?limit=3',
+        '/api/pkgs/zlib/badge.svg?style=plastic',
+        '/api/pkgs/zlib/badge.svg?metric=advisories&label=zlib%20advisories',
+        '/api/pkgs/SQLITE/badge.svg?metric=advisories',
+        '/api/pkgs/no-such-package/badge.svg?metric=advisories',
+      ]) {
         expectSame(await rawGet(at(ports.withGateway), path, { 'accept-encoding': 'identity' }), await rawGet(gateway.url, path, { 'accept-encoding': 'identity' }));
       }
     });
@@ -148,6 +171,8 @@ describe.skipIf(binary === null)('through nginx', () => {
       '/api/pkgs/curl.json',
       '/api/pkgs/recent-commits.json',
       '/api/pkgs/recent-commits.json?limit=4',
+      '/api/pkgs/curl/badge.svg?metric=advisories',
+      '/api/pkgs/curl/badge.svg?style=for-the-badge&label=curl',
       `/api/pkgs/bundle/${fx.tip}.json`,
       `/api/pkgs/bundle/${fx.tip}/full.json`,
       `/api/pkgs/bundle/${fx.tip}/curl/deps.json`,
