@@ -3,9 +3,10 @@
  * tree) is written under a temporary name, renamed into place, and `current` is switched to it
  * with an atomic symlink rename. Readers see the old release or the new one, never a mix.
  */
-import { link, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { serialize } from '../src/serialize.ts';
+import { linkFile } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
 import { fillTemplate, publicFileFor, publicFiles, SERVED } from '../src/surfaces/registry.ts';
@@ -64,7 +65,7 @@ class SharedBodies {
     let stored = this.#written.get(text);
     if (!stored) this.#written.set(text, (stored = this.#store(text)));
     await makeDirectory(file);
-    await link(await stored, file);
+    await linkFile(await stored, file);
   }
 }
 

@@ -105,3 +105,12 @@ export async function writeFileOnce(file: string, data: string | Uint8Array, opt
   if (options.durable) await syncDirectory(dirname(file));
   return true;
 }
+
+/**
+ * Gives the bytes of `existing` a second name, `file` (a hard link: no copy, no new data block).
+ * The two names must never be written again: the build links the bodies many public files share
+ * into a release while it is being staged (build/publish.ts), and a release never changes.
+ */
+export async function linkFile(existing: string, file: string): Promise<void> {
+  await link(existing, file);
+}

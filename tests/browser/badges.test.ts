@@ -67,8 +67,10 @@ describe.skipIf(!existsSync(CHROMIUM))('badges in Chromium', () => {
   it('loads every badge of a page as an image drawn at the width its SVG declares', async () => {
     const tab = await browser.newPage({ viewport: { width: 960, height: 160 }, deviceScaleFactor: 1 });
     await tab.setContent(page(gw.url), { waitUntil: 'load' });
+    // Runs in the page: the elements are HTMLImageElements (the project's types have no DOM library).
+    type Image = { alt: string; complete: boolean; naturalWidth: number; naturalHeight: number };
     const images = await tab.$$eval('img', (elements) =>
-      (elements as HTMLImageElement[]).map((image) => ({ alt: image.alt, complete: image.complete, width: image.naturalWidth, height: image.naturalHeight })),
+      (elements as unknown as Image[]).map((image) => ({ alt: image.alt, complete: image.complete, width: image.naturalWidth, height: image.naturalHeight })),
     );
     expect(images).toHaveLength(ROWS.flatMap((row) => row.paths).length);
     for (const image of images) {
