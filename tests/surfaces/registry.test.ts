@@ -4,7 +4,7 @@
  * until they are built. Each row is asked for over real HTTP against the gateway fixture.
  */
 import { describe, expect, it } from 'vitest';
-import { SERVED, SURFACES, fillTemplate } from '../../src/surfaces/registry.ts';
+import { SERVED, SURFACES, fillTemplate, publicFileFor, publicFileTemplates, publicFiles, surface, variantFile } from '../../src/surfaces/registry.ts';
 import { RESOLVERS } from '../../gateway/surfaces.ts';
 import { WRITERS } from '../../build/writers.ts';
 import { send, withSignedInGateway, type SignedInGateway } from '../gateway/harness.ts';
@@ -48,6 +48,25 @@ describe('the surface registry', () => {
       expect(reply.headers.get('content-type')).toBe(row.contentType);
       expect(reply.headers.get('cache-control')).toBe(row.cacheControl);
     }
+  });
+
+  it('names a variant file by putting the query value before the extension of the row\'s file', () => {
+    expect(variantFile('api/pkgs/{name}/badge.svg', 'advisories')).toBe('api/pkgs/{name}/badge.advisories.svg');
+    expect(variantFile('api/pkgs/{name}/sbom.json', 'spdx')).toBe('api/pkgs/{name}/sbom.spdx.json');
+    expect(() => variantFile('api/pkgs/{name}/badge', 'x')).toThrow();
+    const badge = surface('package-badge');
+    expect(publicFileTemplates(badge)).toEqual([
+      { template: 'api/pkgs/{name}/badge.svg', query: {} },
+      { template: 'api/pkgs/{name}/badge.advisories.svg', query: { metric: 'advisories' } },
+    ]);
+    expect(publicFileFor(badge, { metric: 'advisories', style: 'plastic', label: 'x' })).toBe('api/pkgs/{name}/badge.advisories.svg');
+    expect(publicFileFor(badge, { metric: 'score', style: 'flat', label: '' })).toBe('api/pkgs/{name}/badge.svg');
+  });
+
+  it('gives every public file of every row, variants included, a path of its own', () => {
+    const files = publicFiles();
+    expect(new Set(files).size).toBe(files.length);
+    for (const row of SERVED) for (const { template } of publicFileTemplates(row)) expect(files).toContain(template);
   });
 
   it.each(SURFACES.filter((row) => !row.served).map((row) => [row.id, row] as const))('answers 404 on %s, which is not built yet', async (_id, row) => {
