@@ -2,7 +2,9 @@
  * Badges render in a real browser (Debian's Chromium through playwright-core; skipped, with the
  * reason, when /usr/bin/chromium is not installed): a page of `<img>` tags pointing at a gateway
  * over the demo catalog, as a README embeds them. Every image loads and is drawn at the width its
- * SVG declares. The screenshot is docs/badges.png.
+ * SVG declares. The screenshot goes to the test's temporary folder; with PKGCAT_UPDATE_SCREENSHOTS=1
+ * it replaces docs/badges.png (Chromium's PNG bytes vary from run to run, so a plain run leaves
+ * the working tree alone).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { build, temporaryDirectory } from '../helpers/catalog.ts';
 import { send, startGateway, type Gateway } from '../gateway/harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOT = join(import.meta.dirname, '../../docs/badges.png');
+const DOCS_SCREENSHOT = join(import.meta.dirname, '../../docs/badges.png');
 if (!existsSync(CHROMIUM)) {
   console.warn(`tests/browser/badges.test.ts: ${CHROMIUM} is not installed, so badges are not rendered in a browser: SKIPPED (apt-get install -y chromium)`);
 }
@@ -47,9 +49,11 @@ img { vertical-align: middle; margin-right: 6px; }
 describe.skipIf(!existsSync(CHROMIUM))('badges in Chromium', () => {
   let gw: Gateway;
   let browser: Browser;
+  let screenshot: string;
 
   beforeAll(async () => {
     const dir = await temporaryDirectory('pkgcat-browser-');
+    screenshot = process.env.PKGCAT_UPDATE_SCREENSHOTS === '1' ? DOCS_SCREENSHOT : join(dir, 'badges.png');
     await makeDemoCatalog(join(dir, 'catalog'));
     await build(join(dir, 'catalog'), join(dir, 'out'));
     gw = await startGateway(join(dir, 'out'), dir);
@@ -83,7 +87,7 @@ describe.skipIf(!existsSync(CHROMIUM))('badges in Chromium', () => {
       expect(Math.abs(image.height - Number(declared![2])), image.alt).toBeLessThan(1);
       expect(image.width, image.alt).toBeGreaterThan(0);
     }
-    await tab.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect((await tab.screenshot({ path: screenshot, fullPage: true })).length).toBeGreaterThan(1000);
     await tab.close();
   });
 });
