@@ -8,9 +8,15 @@
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
+import { tipDocuments, type CommitChanges, type TipDocuments } from '../src/compose/documents.ts';
+import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
+import { composeLlmsFullTxt, composeLlmsTxt } from '../src/compose/llms.ts';
+import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
+import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { surface } from '../src/surfaces/registry.ts';
-import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
+import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
+import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
 export interface ReleaseContent {
@@ -26,6 +32,16 @@ export interface ReleaseContent {
   diagnostics: readonly Diagnostic[];
   /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces). */
   siteUrl: string;
+
+  // For the documents (markdown mirrors, llms.txt, sitemap, feeds):
+  /** Serialized transitive entries at the tip, by the name key of the package they start at (comma-joined, as the composer keeps them). */
+  transitive: ReadonlyMap<string, string>;
+  /** Every version each package shipped up to the tip, oldest first, by name key. */
+  history: ReadonlyMap<string, readonly VersionEvent[]>;
+  /** What each of the newest commits changed, newest first (the changes feed). */
+  recentChanges: readonly CommitChanges[];
+  /** Where a writer reports what the operator should know (the build's log). */
+  log: (line: string) => void;
 }
 
 export interface PublicBody {
@@ -34,7 +50,38 @@ export interface PublicBody {
   readonly body: string;
 }
 
-export type Writer = (content: ReleaseContent) => Iterable<PublicBody>;
+export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
+
+/** The documents' input and the mirrors, composed once per release (llms-full.txt holds every mirror again). */
+interface Documents {
+  readonly tip: TipDocuments;
+  readonly packageMirrors: ReadonlyMap<string, string>;
+  readonly advisoryMirrors: ReadonlyMap<string, string>;
+}
+
+const documentsOfContent = new WeakMap<ReleaseContent, Documents>();
+
+function documentsOf(content: ReleaseContent): Documents {
+  let documents = documentsOfContent.get(content);
+  if (!documents) {
+    const transitive = new Map<string, TransitiveAdvisory[]>();
+    for (const [key, text] of content.transitive) transitive.set(key, JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
+    const tip = tipDocuments({
+      commit: content.tip,
+      siteUrl: content.siteUrl,
+      records: [...content.records.values()].map((text) => JSON.parse(text) as PackageRecord),
+      transitive,
+      history: content.history,
+    });
+    documents = {
+      tip,
+      packageMirrors: new Map([...tip.records.keys()].map((key) => [key, composePackageMarkdown(tip, key)])),
+      advisoryMirrors: new Map([...tip.advisories.values()].map((reach) => [reach.id, composeAdvisoryMarkdown(tip, reach)])),
+    };
+    documentsOfContent.set(content, documents);
+  }
+  return documents;
+}
 
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
@@ -50,5 +97,35 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       if (isReservedName(name)) continue;
       yield { params: { name }, body: serialize(composeEnvelope(content.tip, new RawJson(record))) };
     }
+  },
+  /** `/pkgs/advisories.xml`: the advisories active at the tip, newest first. */
+  'advisory-feed': function* (content) {
+    yield { params: {}, body: composeAdvisoryFeed(documentsOf(content).tip) };
+  },
+  /** `/pkgs/changes.xml`: what each of the newest commits changed. */
+  'changes-feed': function* (content) {
+    yield { params: {}, body: composeChangesFeed(documentsOf(content).tip, content.recentChanges) };
+  },
+  /** `/pkgs/{name}.md` of every package at the tip (reserved names too: the rule is for /api/pkgs/ only). */
+  'package-markdown': function* (content) {
+    const { tip, packageMirrors } = documentsOf(content);
+    for (const [key, body] of packageMirrors) yield { params: { name: tip.records.get(key)!.name }, body };
+  },
+  /** `/advisories/{id}.md` of every advisory active at the tip. */
+  'advisory-markdown': function* (content) {
+    for (const [id, body] of documentsOf(content).advisoryMirrors) yield { params: { id }, body };
+  },
+  'llms-txt': function* (content) {
+    yield { params: {}, body: composeLlmsTxt(documentsOf(content).tip) };
+  },
+  /** `/llms-full.txt`: every package mirror, then every advisory mirror. */
+  'llms-full-txt': function* (content) {
+    const { tip, packageMirrors, advisoryMirrors } = documentsOf(content);
+    yield { params: {}, body: composeLlmsFullTxt(tip, [...packageMirrors.values(), ...advisoryMirrors.values()]) };
+  },
+  sitemap: async function* (content) {
+    const { xml, omitted } = await composeSitemap(documentsOf(content).tip);
+    if (omitted > 0) content.log(`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; ${omitted} are left out (docs/decisions.md "Sitemap")`);
+    yield { params: {}, body: xml };
   },
 };

@@ -4,7 +4,7 @@
  * has no resolver or a resolver has no served row.
  */
 import { SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
-import { latestBundle, packageRecord, recentCommits } from './answers/floating.ts';
+import { advisoryMarkdown, latestBundle, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import type { Resolver } from './surface.ts';
 
@@ -17,6 +17,13 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'pinned-versions': packageVersions,
   diff,
   package: packageRecord,
+  'advisory-feed': releaseDocument('advisory-feed'),
+  'changes-feed': releaseDocument('changes-feed'),
+  'package-markdown': releaseDocument('package-markdown'),
+  'advisory-markdown': advisoryMarkdown,
+  'llms-txt': releaseDocument('llms-txt'),
+  'llms-full-txt': releaseDocument('llms-full-txt'),
+  sitemap: releaseDocument('sitemap'),
 };
 
 /** The served rows with their resolvers, in registry order (the order routes match in). */

@@ -27,7 +27,10 @@ export interface StaticSurface {
   readonly pattern: RegExp;
   /** nginx `location` arguments matching exactly those paths. */
   readonly nginxLocation: string;
-  /** `_headers` path pattern (`*` splat). Rows sharing one must have the same headers. */
+  /**
+   * `_headers` path pattern: the path itself, or with its one parameter as a `*` splat (`/pkgs/*.md`;
+   * Netlify and Cloudflare Pages both match a splat inside a segment).
+   */
   readonly hostPath: string;
   readonly contentType: string;
   readonly cacheControl: string;
@@ -41,17 +44,17 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 function staticSurface(row: SurfaceRow): StaticSurface {
   const path = `/${row.publicFile}`;
   if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
-  const fixed = templateParams(path).length === 0;
+  const parameters = templateParams(path).length;
   const source = `^${path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
-  const firstParameter = path.indexOf('{');
-  const directory = path.slice(0, path.lastIndexOf('/', firstParameter < 0 ? path.length : firstParameter) + 1);
+  // Cloudflare Pages takes one splat per rule.
+  if (parameters > 1) throw new Error(`static rules: ${row.id} has more than one path parameter`);
   if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
   return {
     id: row.id,
     source: row.source,
     pattern: new RegExp(source),
-    nginxLocation: fixed ? `= ${path}` : `~ ${source}`,
-    hostPath: `${directory}*`,
+    nginxLocation: parameters === 0 ? `= ${path}` : `~ ${source}`,
+    hostPath: path.replace(/\{\w+\}/, '*'),
     contentType: row.contentType,
     cacheControl: row.cacheControl,
     ...(row.query ? { queryParameter: row.query[0].name } : {}),
@@ -190,10 +193,17 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
 /** The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. */
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
+  const headersOf = (surface: StaticSurface) => ({ 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS });
+  const splats = STATIC_SURFACES.filter((surface) => surface.hostPath.includes('*'));
   for (const surface of STATIC_SURFACES) {
-    const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
+    const headers = headersOf(surface);
+    // Hosts combine the values of every rule that matches a path: a path gets one rule, or its values would repeat.
+    const covering = surface.hostPath.includes('*') ? undefined : splats.find((splat) => splat.pattern.test(surface.hostPath));
+    if (covering) {
+      if (JSON.stringify(headersOf(covering)) !== JSON.stringify(headers)) throw new Error(`_headers: ${surface.hostPath} is also matched by ${covering.hostPath}, which has other headers`);
+      continue;
+    }
     const seen = rules.get(surface.hostPath);
-    // Hosts combine the values of every rule that matches a path: one rule per path, or they would repeat.
     if (seen && JSON.stringify(seen) !== JSON.stringify(headers)) {
       throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
     }

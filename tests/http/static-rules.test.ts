@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, DOCUMENT_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -40,6 +40,15 @@ function parseHeadersFile(text: string): Map<string, Record<string, string>> {
   return rules;
 }
 
+/** What each kind of public file must be served with: SPEC.md's values (DECISIONS.md 8 where it is silent). */
+const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][] = [
+  [/^\/api\/pkgs\/[^/]+\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: JSON_CONTENT_TYPE }],
+  [/^\/pkgs\/(advisories|changes)\.xml$/, { cacheControl: CACHE_CONTROL.feed, contentType: DOCUMENT_CONTENT_TYPE.atom }],
+  [/^\/(pkgs|advisories)\/[^/]+\.md$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.markdown }],
+  [/^\/llms(-full)?\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
+  [/^\/sitemap\.xml$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.xml }],
+];
+
 describe('static host rules', () => {
   it('cover every file the build writes into public/ with the gateway\'s Cache-Control and Content-Type', async () => {
     const root = paths.public(release);
@@ -49,8 +58,12 @@ describe('static host rules', () => {
       if (file === '/_headers') continue;
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
-      expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
-      expect(surface!.contentType).toBe(JSON_CONTENT_TYPE);
+      const want = HEADERS_BY_FILE.find(([pattern]) => pattern.test(file));
+      expect(want, `${file} is a known kind of file`).toBeDefined();
+      expect({ cacheControl: surface!.cacheControl, contentType: surface!.contentType }, file).toEqual(want![1]);
+    }
+    for (const file of ['/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+      expect(files, `the build wrote ${file}`).toContain(file);
     }
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
@@ -81,15 +94,26 @@ describe('static host rules', () => {
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per path, so a host does not repeat values', () => {
+  it('_headers: one rule per kind of file, none matching another\'s files, so a host does not combine values', () => {
     const rules = parseHeadersFile(renderHeadersFile());
-    expect([...rules.keys()]).toEqual(['/api/pkgs/*']);
-    expect(rules.get('/api/pkgs/*')).toEqual({
-      'Cache-Control': CACHE_CONTROL.floating,
-      'Content-Type': JSON_CONTENT_TYPE,
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept-Encoding',
+    const common = { 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
+    const rule = (cacheControl: string, contentType: string) => ({ 'Cache-Control': cacheControl, 'Content-Type': contentType, ...common });
+    expect(Object.fromEntries(rules)).toEqual({
+      // recent-commits.json is one of these files, with the same headers: it gets no rule of its own.
+      '/api/pkgs/*.json': rule(CACHE_CONTROL.floating, JSON_CONTENT_TYPE),
+      '/pkgs/advisories.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      '/pkgs/changes.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      '/pkgs/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/advisories/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/llms.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
+      '/llms-full.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
+      '/sitemap.xml': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.xml),
     });
+    // As the hosts match (`*` within a segment too): every path matches exactly one rule.
+    const hostPattern = (path: string) => new RegExp(`^${path.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+      expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
+    }
   });
 
   it('the X-Accel-Redirect location is internal, aliases the output, and copies the gateway\'s headers', () => {
