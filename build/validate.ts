@@ -134,6 +134,14 @@ async function checkPublicTree(
   for (const name of expectedNames) {
     if (!files.has(fillTemplate(surface('package').publicFile!, { name }))) problems.push(`the record of ${name} is missing from public/`);
   }
+  // Every package has its markdown mirror (reserved names too: they are shadowed under /api/pkgs/ only).
+  for (const name of Object.values(names)) {
+    if (!files.has(fillTemplate(surface('package-markdown').publicFile!, { name }))) problems.push(`the markdown mirror of ${name} is missing from public/`);
+  }
+  // A row whose public file has no parameter is one file every release holds (llms.txt, sitemap.xml, the feeds, ...).
+  for (const { row, names: parameters } of PUBLIC_FILES) {
+    if (parameters.length === 0 && !files.has(row.publicFile!)) problems.push(`public/${row.publicFile} is missing`);
+  }
   let recentCount = 0;
   for (const file of files) {
     const owner = rowOfPublicFile(file);

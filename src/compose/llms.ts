@@ -89,7 +89,7 @@ export function composeLlmsTxt(tip: TipDocuments): string {
       ? [...tip.advisories.values()].map(({ id, direct, reaching }) => {
           const advisory = direct[0].advisory;
           const on = direct.map(({ record }) => escapeMarkdown(record.name)).join(', ');
-          const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; on ${on}; reached by ${reaching.length} more`;
+          const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; active on ${on}; ${reaching.length} other ${reaching.length === 1 ? 'package reaches' : 'packages reach'} it`;
           return item(escapeMarkdown(id), url('advisory-markdown', { id }), note);
         })
       : ['No advisory is active at the latest commit.']),

@@ -73,11 +73,12 @@ function catalogState(tip: TipDocuments): string {
   return `commit ${code(tip.commit.sha)}, pushed ${tip.commit.pushedAt} (the latest commit of main)`;
 }
 
-/** The facts every view of an advisory shares (severity, CVSS, aliases, dates, references). */
-function advisoryFacts(advisory: FullAdvisory): string[] {
+/** The facts every view of an advisory shares (severity, CVSS, aliases, dates, references), with `more` after the severity. */
+function advisoryFacts(advisory: FullAdvisory, more: string[] = []): string[] {
   const references = advisory.references.map((reference) => reference.url && catalogUrl(reference.url)).filter((url): url is string => Boolean(url));
   return [
     `- **Severity:** ${advisory.severity}`,
+    ...more,
     ...(advisory.cvss ? [`- **CVSS:** ${advisory.cvss.score} (${escapeMarkdown(advisory.cvss.version)}, ${code(oneLine(advisory.cvss.vector).replaceAll('`', ''))})`] : []),
     `- **Aliases:** ${advisory.aliases.length > 0 ? advisory.aliases.map(escapeMarkdown).join(', ') : 'none'}`,
     `- **Published:** ${advisory.published ? escapeMarkdown(advisory.published) : 'unknown'}`,
@@ -87,6 +88,7 @@ function advisoryFacts(advisory: FullAdvisory): string[] {
 }
 
 const fixedIn = (advisory: FullAdvisory) => (advisory.fixedIn.length > 0 ? advisory.fixedIn.map(escapeMarkdown).join(', ') : 'no fixed version known');
+const fixedNote = (advisory: FullAdvisory) => (advisory.fixedIn.length > 0 ? `fixed in ${fixedIn(advisory)}` : 'no fixed version known');
 
 function dependencyLines(tip: TipDocuments, names: readonly string[]): string[] {
   if (names.length === 0) return ['None.'];
@@ -101,8 +103,7 @@ function directAdvisorySection(tip: TipDocuments, advisory: FullAdvisory): strin
   return [
     `### ${advisoryRef(tip, advisory.id)}${title}`,
     '',
-    `- **Fixed in:** ${fixedIn(advisory)}`,
-    ...advisoryFacts(advisory),
+    ...advisoryFacts(advisory, [`- **Fixed in:** ${fixedIn(advisory)}`]),
     ...(advisory.details ? ['', 'Details:', '', fenced(advisory.details)] : []),
     '',
   ];
@@ -115,7 +116,7 @@ function transitiveLines(tip: TipDocuments, entries: readonly TransitiveAdvisory
     '',
     ...entries.map((entry) => {
       const advisory = culpritAdvisory(tip, entry);
-      const about = advisory ? ` (${advisory.severity}${advisory.summary ? `: ${escapeMarkdown(advisory.summary)}` : ''}; fixed in ${fixedIn(advisory)})` : '';
+      const about = advisory ? ` (${advisory.severity}${advisory.summary ? `: ${escapeMarkdown(advisory.summary)}` : ''}; ${fixedNote(advisory)})` : '';
       return `- ${advisoryRef(tip, entry.advisoryId)}${about}, path: ${pathText(entry)}`;
     }),
   ];
