@@ -52,35 +52,39 @@ export interface PublicBody {
 
 export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
 
-/** The documents' input and the mirrors, composed once per release (llms-full.txt holds every mirror again). */
-interface Documents {
-  readonly tip: TipDocuments;
-  readonly packageMirrors: ReadonlyMap<string, string>;
-  readonly advisoryMirrors: ReadonlyMap<string, string>;
-}
+/** Composed once per release, on first use: the documents' input, and the mirrors (llms-full.txt holds them all again). */
+const tips = new WeakMap<ReleaseContent, TipDocuments>();
+const mirrors = new WeakMap<ReleaseContent, { packages: Map<string, string>; advisories: Map<string, string> }>();
 
-const documentsOfContent = new WeakMap<ReleaseContent, Documents>();
-
-function documentsOf(content: ReleaseContent): Documents {
-  let documents = documentsOfContent.get(content);
-  if (!documents) {
+function tipOf(content: ReleaseContent): TipDocuments {
+  let tip = tips.get(content);
+  if (!tip) {
     const transitive = new Map<string, TransitiveAdvisory[]>();
     for (const [key, text] of content.transitive) transitive.set(key, JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
-    const tip = tipDocuments({
+    tip = tipDocuments({
       commit: content.tip,
       siteUrl: content.siteUrl,
       records: [...content.records.values()].map((text) => JSON.parse(text) as PackageRecord),
       transitive,
       history: content.history,
     });
-    documents = {
-      tip,
-      packageMirrors: new Map([...tip.records.keys()].map((key) => [key, composePackageMarkdown(tip, key)])),
-      advisoryMirrors: new Map([...tip.advisories.values()].map((reach) => [reach.id, composeAdvisoryMarkdown(tip, reach)])),
-    };
-    documentsOfContent.set(content, documents);
+    tips.set(content, tip);
   }
-  return documents;
+  return tip;
+}
+
+/** The markdown mirrors of every package (by name key) and every active advisory (by id). */
+function mirrorsOf(content: ReleaseContent) {
+  let composed = mirrors.get(content);
+  if (!composed) {
+    const tip = tipOf(content);
+    composed = {
+      packages: new Map([...tip.records.keys()].map((key) => [key, composePackageMarkdown(tip, key)])),
+      advisories: new Map([...tip.advisories.values()].map((reach) => [reach.id, composeAdvisoryMarkdown(tip, reach)])),
+    };
+    mirrors.set(content, composed);
+  }
+  return composed;
 }
 
 export const WRITERS: Readonly<Record<string, Writer>> = {
@@ -100,31 +104,31 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/pkgs/advisories.xml`: the advisories active at the tip, newest first. */
   'advisory-feed': function* (content) {
-    yield { params: {}, body: composeAdvisoryFeed(documentsOf(content).tip) };
+    yield { params: {}, body: composeAdvisoryFeed(tipOf(content)) };
   },
   /** `/pkgs/changes.xml`: what each of the newest commits changed. */
   'changes-feed': function* (content) {
-    yield { params: {}, body: composeChangesFeed(documentsOf(content).tip, content.recentChanges) };
+    yield { params: {}, body: composeChangesFeed(tipOf(content), content.recentChanges) };
   },
   /** `/pkgs/{name}.md` of every package at the tip (reserved names too: the rule is for /api/pkgs/ only). */
   'package-markdown': function* (content) {
-    const { tip, packageMirrors } = documentsOf(content);
-    for (const [key, body] of packageMirrors) yield { params: { name: tip.records.get(key)!.name }, body };
+    const tip = tipOf(content);
+    for (const [key, body] of mirrorsOf(content).packages) yield { params: { name: tip.records.get(key)!.name }, body };
   },
   /** `/advisories/{id}.md` of every advisory active at the tip. */
   'advisory-markdown': function* (content) {
-    for (const [id, body] of documentsOf(content).advisoryMirrors) yield { params: { id }, body };
+    for (const [id, body] of mirrorsOf(content).advisories) yield { params: { id }, body };
   },
   'llms-txt': function* (content) {
-    yield { params: {}, body: composeLlmsTxt(documentsOf(content).tip) };
+    yield { params: {}, body: composeLlmsTxt(tipOf(content)) };
   },
   /** `/llms-full.txt`: every package mirror, then every advisory mirror. */
   'llms-full-txt': function* (content) {
-    const { tip, packageMirrors, advisoryMirrors } = documentsOf(content);
-    yield { params: {}, body: composeLlmsFullTxt(tip, [...packageMirrors.values(), ...advisoryMirrors.values()]) };
+    const { packages, advisories } = mirrorsOf(content);
+    yield { params: {}, body: composeLlmsFullTxt(tipOf(content), [...packages.values(), ...advisories.values()]) };
   },
   sitemap: async function* (content) {
-    const { xml, omitted } = await composeSitemap(documentsOf(content).tip);
+    const { xml, omitted } = await composeSitemap(tipOf(content));
     if (omitted > 0) content.log(`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; ${omitted} are left out (docs/decisions.md "Sitemap")`);
     yield { params: {}, body: xml };
   },

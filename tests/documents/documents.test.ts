@@ -54,7 +54,7 @@ describe('headers', () => {
     ['/pkgs/changes.xml', 'pkgs/changes.xml', DOCUMENT_CONTENT_TYPE.atom, CACHE_CONTROL.feed],
   ])('%s: the file the build wrote, %s, anonymous, with its Content-Type and Cache-Control', async (path, file, contentType, cacheControl) => {
     const cookie = await gw.signIn();
-    for (const headers of [{}, { cookie }]) {
+    for (const headers of [{}, { cookie }] as Record<string, string>[]) {
       const reply = await get(path, headers);
       expect(reply.status).toBe(200);
       expect(reply.headers.get('content-type')).toBe(contentType);
