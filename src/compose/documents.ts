@@ -100,9 +100,12 @@ export function plainText(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/[^\t\n\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');
 }
 
+/** Printable ASCII with single inner spaces: already on one line (most catalog text; the fast path). */
+const ONE_LINE_ASCII = /^[\x21-\x7E]+(?: [\x21-\x7E]+)*$/;
+
 /** Catalog text on one line: every run of white space (line ends included) as one space, trimmed. */
 export function oneLine(text: string): string {
-  return plainText(text).replace(/\s+/g, ' ').trim();
+  return ONE_LINE_ASCII.test(text) ? text : plainText(text).replace(/\s+/g, ' ').trim();
 }
 
 /** An http(s) URL from the catalog, normalized (spaces, quotes and angle brackets percent-encoded); null for anything else. */

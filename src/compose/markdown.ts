@@ -59,10 +59,20 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 const code = (text: string) => `\`${text}\``;
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
+/** Package references made once per state: a popular package is named in thousands of mirrors. */
+const packageRefs = new WeakMap<TipDocuments, Map<string, string>>();
+
 /** The mirror's link to another package: its mirror when the package is at the tip, else its name and `missing`. */
 function packageRef(tip: TipDocuments, name: string): string {
-  const record = tip.records.get(nameKey(name));
-  return record ? markdownLink(escapeMarkdown(record.name), absolute(tip, record.links.markdown)) : `${escapeMarkdown(name)} (**missing**: not in the catalog)`;
+  let refs = packageRefs.get(tip);
+  if (!refs) packageRefs.set(tip, (refs = new Map()));
+  let ref = refs.get(name);
+  if (ref === undefined) {
+    const record = tip.records.get(nameKey(name));
+    ref = record ? markdownLink(escapeMarkdown(record.name), absolute(tip, record.links.markdown)) : `${escapeMarkdown(name)} (**missing**: not in the catalog)`;
+    refs.set(name, ref);
+  }
+  return ref;
 }
 
 const advisoryRef = (tip: TipDocuments, id: string) => markdownLink(escapeMarkdown(id), siteLink(tip, 'advisory-markdown', { id }));
