@@ -3,7 +3,8 @@
  * to come. Data only. Everything that knows a URL reads it from here: the gateway's routes
  * (gateway/routes.ts), the files a release holds (build/publish.ts), the header rules for static
  * hosts (src/http/static-rules.ts), the links inside a package record (packageLinks), the build's
- * self-validation (build/validate.ts), and, as they arrive, the OpenAPI document and the sitemap.
+ * self-validation (build/validate.ts), the links of the documents and the sitemap (src/compose/documents.ts
+ * siteLink), and, as it arrives, the OpenAPI document.
  *
  * Rows are matched in order, so a fixed path comes before the `{name}` pattern it would
  * otherwise lose to (a package named like a fixed route is reported by the build; the fixed
