@@ -11,7 +11,7 @@ import { isReservedName } from '../grammar.ts';
 /** A package's note in llms.txt: its version and its description, cut at a word boundary. */
 const NOTE_LENGTH = 160;
 
-/** The tools of `POST /api/mcp` (SPEC.md "Tool server"). */
+/** The tools of `POST /api/mcp` (SPEC.md "Tool server"; the tool server's own list, once it is served, is the one to read). */
 const TOOLS = ['search_packages', 'get_package', 'get_package_versions', 'get_advisories', 'get_dependencies', 'get_sbom', 'list_catalog_commits', 'diff_catalog'];
 
 function shorten(text: string, length: number): string {
@@ -24,13 +24,9 @@ function shorten(text: string, length: number): string {
 
 const item = (title: string, url: string, note?: string) => `- [${title}](${url})${note ? `: ${note}` : ''}`;
 
-function header(tip: TipDocuments, summary: string): string[] {
-  return [
-    `# Package catalog at ${tip.siteUrl}`,
-    '',
-    `> ${summary}`,
-    '',
-  ];
+/** The H1 and the summary blockquote both files start with. */
+function header(tip: TipDocuments): string[] {
+  return [`# Package catalog at ${tip.siteUrl}`, '', `> ${summaryOf(tip)}`, ''];
 }
 
 function summaryOf(tip: TipDocuments): string {
@@ -43,7 +39,7 @@ export function composeLlmsTxt(tip: TipDocuments): string {
   const url = (id: Parameters<typeof siteLink>[1], params?: Record<string, string>) => siteLink(tip, id, params);
   const example = [...tip.records.values()].find((record) => !isReservedName(record.name));
   const lines = [
-    ...header(tip, summaryOf(tip)),
+    ...header(tip),
     'Everything here floats with the latest commit of main and is the same for every caller; nothing needs an account except the sha-pinned bundles under `/api/pkgs/bundle/{sha}/` (sign in at `/auth/login`, replay the session cookie). Names are case-insensitive; each package has a markdown mirror at `/pkgs/{name}.md` (the name followed by `.md`, dots kept), the easiest way to read one package.',
     '',
     '## Pages',
@@ -104,7 +100,7 @@ export function composeLlmsTxt(tip: TipDocuments): string {
 /** `/llms-full.txt`: the header of llms.txt, then every package mirror and every advisory mirror, each whole. */
 export function composeLlmsFullTxt(tip: TipDocuments, mirrors: Iterable<string>): string {
   const parts = [
-    ...header(tip, summaryOf(tip)),
+    ...header(tip),
     `The markdown mirror of every package (${tip.records.size}, by name) and of every active advisory (${tip.advisories.size}, by id), each starting at its \`# \` heading and separated by a line \`---\`. The index of this site is ${siteLink(tip, 'llms-txt')}.`,
   ].join('\n');
   let text = `${parts}\n`;
