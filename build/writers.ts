@@ -10,7 +10,7 @@ import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { packageClosure } from '../src/compose/closure.ts';
-import { composeSbom } from '../src/compose/sbom/index.ts';
+import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import type { PackageRecord } from '../src/schemas/wire.ts';
@@ -75,12 +75,13 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
    */
   'package-sbom': async function* (content) {
     const lookup = recordLookup(content.records);
+    const cache: ComponentCache = new WeakMap();
     for (const [key, name] of content.names) {
       if (isReservedName(name)) continue;
       const closure = await packageClosure(lookup, key);
       if (!closure) continue;
       const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
-      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl)) };
+      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };
     }
   },
 };
