@@ -14,7 +14,9 @@ import { composeLlmsFullTxt, composeLlmsTxt } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { isReservedName } from '../src/grammar.ts';
-import { surface } from '../src/surfaces/registry.ts';
+import { packageClosure } from '../src/compose/closure.ts';
+import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
+import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 
@@ -87,6 +89,36 @@ function mirrorsOf(content: ReleaseContent) {
   return composed;
 }
 
+/** The tip's records parsed on first use (a closure walk visits few of them per package). */
+function recordLookup(records: ReadonlyMap<string, string>): (key: string) => PackageRecord | null {
+  const parsed = new Map<string, PackageRecord>();
+  return (key) => {
+    let record = parsed.get(key);
+    if (!record) {
+      const text = records.get(key);
+      if (text === undefined) return null;
+      record = JSON.parse(text) as PackageRecord;
+      parsed.set(key, record);
+    }
+    return record;
+  };
+}
+
+/**
+ * The documents for agents, crawlers and feed readers: rewritten whole with every commit (about a
+ * second on a catalog of 3,000 packages), so deferred too. Until the second release brings this
+ * commit's, the first one carries the previous release's (build/publish.ts): a reader gets them
+ * one commit old for those seconds, never a 404 (each names the commit it was read from).
+ */
+export const CARRIED_ROWS: ReadonlySet<string> = new Set(['advisory-feed', 'changes-feed', 'package-markdown', 'advisory-markdown', 'llms-txt', 'llms-full-txt', 'sitemap']);
+
+/**
+ * Rows published in a second release right after the first (build/publish.ts), so a new commit's
+ * JSON surfaces do not wait for them: a document per package composed from its closure (seconds
+ * on a large catalog; the gateway composes a missing one on request), and the documents above.
+ */
+export const DEFERRED_ROWS: ReadonlySet<string> = new Set(['package-sbom', ...CARRIED_ROWS]);
+
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
   'recent-commits': function* (content) {
@@ -131,5 +163,20 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     const { xml, omitted } = await composeSitemap(tipOf(content));
     if (omitted > 0) content.log(`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; ${omitted} are left out (docs/decisions.md "Sitemap")`);
     yield { params: {}, body: xml };
+  },
+  /**
+   * `/api/pkgs/{name}/sbom.json` of every package at the tip in the default format (CycloneDX),
+   * the same bytes as the sha-pinned SBOM at the tip (src/compose/sbom/).
+   */
+  'package-sbom': async function* (content) {
+    const lookup = recordLookup(content.records);
+    const cache: ComponentCache = new WeakMap();
+    for (const [key, name] of content.names) {
+      if (isReservedName(name)) continue;
+      const closure = await packageClosure(lookup, key);
+      if (!closure) continue;
+      const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
+      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };
+    }
   },
 };

@@ -6,6 +6,7 @@
 import { SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { advisoryMarkdown, latestBundle, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
+import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
 import type { Resolver } from './surface.ts';
 
 export const RESOLVERS: Readonly<Record<string, Resolver>> = {
@@ -15,7 +16,9 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'full-bundle': fullBundle,
   'pinned-deps': packageDeps,
   'pinned-versions': packageVersions,
+  'pinned-sbom': pinnedSbom,
   diff,
+  'package-sbom': floatingSbom,
   package: packageRecord,
   'advisory-feed': releaseDocument('advisory-feed'),
   'changes-feed': releaseDocument('changes-feed'),

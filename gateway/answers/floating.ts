@@ -7,7 +7,7 @@ import { CACHE } from '../../src/http/cache-control.ts';
 import { fillTemplate, surface, type SurfaceId } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
-import { noCommitsFailure, unknownAdvisoryFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
+import { noCommitsFailure, notPublishedYetFailure, unknownAdvisoryFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 /**
  * The public file of registry row `id` (with its parameters), as an Answer; null when the release
@@ -72,6 +72,7 @@ export function releaseDocument(id: 'advisory-feed' | 'changes-feed' | 'package-
   return async ({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> => {
     const current = await release();
     if (!current?.info.tip) return noCommitsFailure;
+    if (!writtenBy(current, id)) return (await releaseFile(catalog, current, id, params)) ?? notPublishedYetFailure;
     return publicFile(catalog, current, id, params);
   };
 }
@@ -80,5 +81,14 @@ export function releaseDocument(id: 'advisory-feed' | 'changes-feed' | 'package-
 export async function advisoryMarkdown({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> {
   const current = await release();
   if (!current?.info.tip) return noCommitsFailure;
-  return (await releaseFile(catalog, current, 'advisory-markdown', { id: params.id })) ?? unknownAdvisoryFailure(params.id);
+  const answer = await releaseFile(catalog, current, 'advisory-markdown', { id: params.id });
+  return answer ?? (writtenBy(current, 'advisory-markdown') ? unknownAdvisoryFailure(params.id) : notPublishedYetFailure);
+}
+
+/**
+ * Whether `release` holds row `id`'s files of its own tip. The first of a commit's two releases
+ * holds the previous commit's documents (build/publish.ts): a file it lacks comes in a moment.
+ */
+function writtenBy(release: Release, id: SurfaceId): boolean {
+  return release.info.publicSurfaces?.includes(id) ?? true;
 }

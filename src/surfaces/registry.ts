@@ -167,7 +167,6 @@ export const SURFACES = [
   pinned('pinned-sbom', '/api/pkgs/bundle/{sha}/{name}/sbom.json', undefined, 'SPEC.md Endpoints: GET .../{name}/sbom.json', {
     contentType: CONTENT_TYPE.cyclonedx,
     query: [FORMAT],
-    served: false,
   }),
   pinned('diff', '/api/pkgs/bundle/{sha}/diff/{base}.json', 'Diff', 'SPEC.md Endpoints: GET /api/pkgs/bundle/{sha}/diff/{base}.json'),
   // Floats-latest by name, after every fixed path.
@@ -179,8 +178,10 @@ export const SURFACES = [
     contentType: CONTENT_TYPE.cyclonedx,
     cacheControl: CACHE.floating,
     query: [FORMAT],
+    // The default format; SPDX is composed by the gateway on request (gateway/answers/sbom.ts).
+    publicFile: 'api/pkgs/{name}/sbom.json',
     openapi: true,
-    served: false,
+    served: true,
     source: 'SPEC.md Endpoints: GET /api/pkgs/{name}/sbom.json',
   },
   {
@@ -243,6 +244,9 @@ export function surface(id: SurfaceId): SurfaceRow {
 /** The rows this version serves. */
 export const SERVED: readonly SurfaceRow[] = SURFACES.filter((row) => row.served);
 
+/** The rows whose files a release's public/ holds, in registry order. */
+export const PUBLIC_SURFACE_IDS: readonly string[] = SERVED.filter((row) => row.publicFile !== undefined).map((row) => row.id);
+
 /** `template` (a path or publicFile) with its `{param}`s filled in, percent-encoding each value. */
 export function fillTemplate(template: string, params: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_match, key: string) => {
@@ -255,6 +259,21 @@ export function fillTemplate(template: string, params: Readonly<Record<string, s
 /** The parameter names of a template, in order. */
 export function templateParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+}
+
+/** Each served row with a public file, and the pattern of its files (template parameters as groups). */
+const PUBLIC_FILE_PATTERNS = SERVED.filter((row) => row.publicFile !== undefined).map((row) => {
+  const pattern = row.publicFile!.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return { row, names: templateParams(row.publicFile!), pattern: new RegExp(`^${pattern.join('([^/]+)')}$`) };
+});
+
+/** The served row whose public file is `file` (a path of a release's public/), with its template parameters; null for none. */
+export function publicFileOwner(file: string): { row: SurfaceRow; params: Record<string, string> } | null {
+  for (const { row, names, pattern } of PUBLIC_FILE_PATTERNS) {
+    const match = pattern.exec(file);
+    if (match) return { row, params: Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1])])) };
+  }
+  return null;
 }
 
 /** Where a package's other surfaces live, relative to the site root (the record's `links`). */

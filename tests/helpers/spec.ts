@@ -48,6 +48,10 @@ export const CACHE_CONTROL = {
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** SPEC.md "SBOM documents": the media types, with the charset every JSON body of ours carries. */
+export const CYCLONEDX_CONTENT_TYPE = 'application/vnd.cyclonedx+json; charset=utf-8';
+export const SPDX_CONTENT_TYPE = 'application/spdx+json; charset=utf-8';
+
 /**
  * The documents of SPEC.md "Other read-only surfaces" (and the ones beyond it): the media type of
  * each format (`text/markdown`, RFC 7763; the llms.txt format is plain text; a sitemap is XML;

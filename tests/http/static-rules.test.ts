@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, DOCUMENT_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -43,6 +43,8 @@ function parseHeadersFile(text: string): Map<string, Record<string, string>> {
 /** What each kind of public file must be served with: SPEC.md's values (DECISIONS.md 8 where it is silent). */
 const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][] = [
   [/^\/api\/pkgs\/[^/]+\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: JSON_CONTENT_TYPE }],
+  // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
+  [/^\/api\/pkgs\/[^/]+\/sbom\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: CYCLONEDX_CONTENT_TYPE }],
   [/^\/pkgs\/(advisories|changes)\.xml$/, { cacheControl: CACHE_CONTROL.feed, contentType: DOCUMENT_CONTENT_TYPE.atom }],
   [/^\/(pkgs|advisories)\/[^/]+\.md$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.markdown }],
   [/^\/llms(-full)?\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
@@ -62,7 +64,7 @@ describe('static host rules', () => {
       expect(want, `${file} is a known kind of file`).toBeDefined();
       expect({ cacheControl: surface!.cacheControl, contentType: surface!.contentType }, file).toEqual(want![1]);
     }
-    for (const file of ['/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+    for (const file of ['/api/pkgs/curl/sbom.json', '/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
       expect(files, `the build wrote ${file}`).toContain(file);
     }
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
@@ -99,19 +101,23 @@ describe('static host rules', () => {
     const common = { 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
     const rule = (cacheControl: string, contentType: string) => ({ 'Cache-Control': cacheControl, 'Content-Type': contentType, ...common });
     expect(Object.fromEntries(rules)).toEqual({
-      // recent-commits.json is one of these files, with the same headers: it gets no rule of its own.
-      '/api/pkgs/*.json': rule(CACHE_CONTROL.floating, JSON_CONTENT_TYPE),
-      '/pkgs/advisories.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
-      '/pkgs/changes.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
+      // zlib.json and recent-commits.json (same headers, so the latter gets no rule of its own), not zlib/sbom.json.
+      '/api/pkgs/:name/sbom.json': rule(CACHE_CONTROL.floating, CYCLONEDX_CONTENT_TYPE),
+      '/api/pkgs/:name': rule(CACHE_CONTROL.floating, JSON_CONTENT_TYPE),
+      // A splat keeps the segment's text: /pkgs/:name would also match /pkgs/advisories.xml.
       '/pkgs/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
       '/advisories/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/pkgs/advisories.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      '/pkgs/changes.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
       '/llms.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
       '/llms-full.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
       '/sitemap.xml': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.xml),
     });
-    // As the hosts match (`*` within a segment too): every path matches exactly one rule.
-    const hostPattern = (path: string) => new RegExp(`^${path.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-    for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+    // As the hosts match (`:name` one segment, `*` anything): every file matches exactly one rule.
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const hostPattern = (rule: string) => new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*'))).join('/')}$`);
+    for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
       expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
     }
   });
