@@ -8,6 +8,7 @@
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
+import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
@@ -24,8 +25,10 @@ export interface ReleaseContent {
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
-  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces). */
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces, the OpenAPI server). */
   siteUrl: string;
+  /** Bodies of the tip for the OpenAPI document's examples (src/compose/api-examples.ts). */
+  examples: ApiExamples;
 }
 
 export interface PublicBody {
@@ -50,5 +53,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       if (isReservedName(name)) continue;
       yield { params: { name }, body: serialize(composeEnvelope(content.tip, new RawJson(record))) };
     }
+  },
+  /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */
+  openapi: function* (content) {
+    yield { params: {}, body: serialize(composeOpenApi({ siteUrl: content.siteUrl, examples: content.examples })) };
   },
 };

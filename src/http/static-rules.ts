@@ -27,7 +27,7 @@ export interface StaticSurface {
   readonly pattern: RegExp;
   /** nginx `location` arguments matching exactly those paths. */
   readonly nginxLocation: string;
-  /** `_headers` path pattern (`*` splat). Rows sharing one must have the same headers. */
+  /** `_headers` path: the exact path of a fixed row, else a `*` splat over its directory. Rows sharing a splat must have the same headers. */
   readonly hostPath: string;
   readonly contentType: string;
   readonly cacheControl: string;
@@ -51,7 +51,7 @@ function staticSurface(row: SurfaceRow): StaticSurface {
     source: row.source,
     pattern: new RegExp(source),
     nginxLocation: fixed ? `= ${path}` : `~ ${source}`,
-    hostPath: `${directory}*`,
+    hostPath: fixed ? path : `${directory}*`,
     contentType: row.contentType,
     cacheControl: row.cacheControl,
     ...(row.query ? { queryParameter: row.query[0].name } : {}),
@@ -187,16 +187,32 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   return lines.join('\n');
 }
 
-/** The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. */
+/** Whether `_headers` path `rule` (exact, or ending in a `*` splat) matches `path`. */
+const hostPathMatches = (rule: string, path: string) => (rule.endsWith('*') ? path.startsWith(rule.slice(0, -1)) : path === rule);
+
+/**
+ * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts apply
+ * every rule that matches a path, so the splats come first, one per directory, and a fixed file
+ * gets a rule of its own only when its headers differ from its splat's (the OpenAPI document's
+ * Cache-Control). Netlify takes such a header from the later rule; Cloudflare Pages joins both
+ * values (docs/deployment.md).
+ */
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
-  for (const surface of STATIC_SURFACES) {
-    const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
+  const headersOf = (surface: StaticSurface) => ({ 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS });
+  const splats = STATIC_SURFACES.filter((surface) => surface.hostPath.endsWith('*'));
+  for (const surface of splats) {
+    const headers = headersOf(surface);
     const seen = rules.get(surface.hostPath);
-    // Hosts combine the values of every rule that matches a path: one rule per path, or they would repeat.
     if (seen && JSON.stringify(seen) !== JSON.stringify(headers)) {
       throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
     }
+    rules.set(surface.hostPath, headers);
+  }
+  for (const surface of STATIC_SURFACES.filter((row) => !row.hostPath.endsWith('*'))) {
+    const headers = headersOf(surface);
+    const covering = [...rules].filter(([rule]) => hostPathMatches(rule, surface.hostPath));
+    if (covering.length > 0 && covering.every(([, seen]) => JSON.stringify(seen) === JSON.stringify(headers))) continue;
     rules.set(surface.hostPath, headers);
   }
   const lines = [

@@ -49,7 +49,7 @@ describe('static host rules', () => {
       if (file === '/_headers') continue;
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
-      expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
+      expect(surface!.cacheControl).toBe(file === '/api/pkgs/openapi.json' ? CACHE_CONTROL.openapi : CACHE_CONTROL.floating);
       expect(surface!.contentType).toBe(JSON_CONTENT_TYPE);
     }
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
@@ -81,15 +81,12 @@ describe('static host rules', () => {
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per path, so a host does not repeat values', () => {
+  it('_headers: one rule per path, so a host does not repeat values; a fixed file of other headers after its splat', () => {
     const rules = parseHeadersFile(renderHeadersFile());
-    expect([...rules.keys()]).toEqual(['/api/pkgs/*']);
-    expect(rules.get('/api/pkgs/*')).toEqual({
-      'Cache-Control': CACHE_CONTROL.floating,
-      'Content-Type': JSON_CONTENT_TYPE,
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept-Encoding',
-    });
+    expect([...rules.keys()]).toEqual(['/api/pkgs/*', '/api/pkgs/openapi.json']);
+    const common = { 'Content-Type': JSON_CONTENT_TYPE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
+    expect(rules.get('/api/pkgs/*')).toEqual({ 'Cache-Control': CACHE_CONTROL.floating, ...common });
+    expect(rules.get('/api/pkgs/openapi.json')).toEqual({ 'Cache-Control': CACHE_CONTROL.openapi, ...common });
   });
 
   it('the X-Accel-Redirect location is internal, aliases the output, and copies the gateway\'s headers', () => {
