@@ -79,6 +79,7 @@ export const STANDARD_SCHEMA_ID = {
 } as const;
 
 const SECURITY_SCHEME = 'session';
+const TITLE = 'pkgcat';
 
 /** The rows of the document: SPEC.md's JSON endpoints table. */
 export const API_ROWS: readonly SurfaceRow[] = SURFACES.filter((row) => row.openapi);
@@ -196,8 +197,16 @@ function bodySchemas(row: SurfaceRow): Record<string, Json> {
   if (row.body) return { [row.contentType]: { $ref: `#/components/schemas/${WIRE[row.body].meta()!.id as string}` } };
   if (row.contentType === CONTENT_TYPE.cyclonedx) {
     return {
-      [CONTENT_TYPE.cyclonedx]: { $ref: STANDARD_SCHEMA_ID.cyclonedx, description: 'A CycloneDX 1.5 JSON document (the default format).' },
-      [CONTENT_TYPE.spdx]: { $ref: STANDARD_SCHEMA_ID.spdx, description: 'An SPDX 2.3 JSON document (`format=spdx`).' },
+      [CONTENT_TYPE.cyclonedx]: {
+        $ref: STANDARD_SCHEMA_ID.cyclonedx,
+        description: 'A CycloneDX 1.5 JSON document (the default format), valid against the official schema of this `$id`.',
+        externalDocs: { description: 'The CycloneDX 1.5 JSON schema', url: 'https://cyclonedx.org/docs/1.5/json/' },
+      },
+      [CONTENT_TYPE.spdx]: {
+        $ref: STANDARD_SCHEMA_ID.spdx,
+        description: 'An SPDX 2.3 JSON document (`format=spdx`), valid against the official schema of this `$id` (an identifier, not its download address).',
+        externalDocs: { description: 'The SPDX 2.3 JSON schema', url: 'https://github.com/spdx/spdx-spec/blob/support/2.3/schemas/spdx-schema.json' },
+      },
     };
   }
   if (row.contentType === CONTENT_TYPE.svg) return { [row.contentType]: { type: 'string', contentMediaType: mediaTypeOf(CONTENT_TYPE.svg), description: 'An SVG image.' } };
@@ -338,11 +347,14 @@ function componentSchemas(paths: unknown): Record<string, Json> {
 }
 
 export function composeOpenApi({ siteUrl, examples }: OpenApiInput): OpenApiDocument {
-  const paths = Object.fromEntries(API_ROWS.map((row) => [row.path, { get: operation(row, examples) }]));
+  // The document's own example: itself, its paths and components left out.
+  const self = { [mediaTypeOf(surface('openapi').contentType)]: { openapi: OPENAPI_VERSION, info: { title: TITLE, version: API_VERSION }, paths: {} } };
+  const withSelf: ApiExamples = { ...examples, bodies: { ...examples.bodies, openapi: self } };
+  const paths = Object.fromEntries(API_ROWS.map((row) => [row.path, { get: operation(row, withSelf) }]));
   return {
     openapi: OPENAPI_VERSION,
     info: {
-      title: 'pkgcat',
+      title: TITLE,
       version: API_VERSION,
       summary: 'The JSON API of a read-only package catalog: every commit of the catalog\'s main branch.',
       description: [
