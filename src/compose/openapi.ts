@@ -169,7 +169,8 @@ function queryParameter(parameter: QueryParameter): Json {
     parameter.kind === 'integer'
       ? { type: 'integer', default: parameter.default, minimum: parameter.min, maximum: parameter.max }
       : { type: 'string', enum: parameter.values, default: parameter.default };
-  return { name: parameter.name, in: 'query', required: false, description: `${parameter.fallback}; never an error.`, schema };
+  const rule = parameter.fallback.charAt(0).toUpperCase() + parameter.fallback.slice(1);
+  return { name: parameter.name, in: 'query', required: false, description: `${rule}; never an error.`, schema };
 }
 
 const stringHeader = (description: string, schema: Json, example?: string) => ({ description, required: true, schema: { type: 'string', ...schema }, example });
