@@ -57,8 +57,11 @@ function abridgedDiff(diff: Diff): Diff {
 }
 
 /**
- * The examples at `state` (the tip). `chain` is main's first-parent chain, newest first; `tipDiff`
- * the tip's diff against `base` (its parent, or itself on a one-commit catalog).
+ * The examples at `state` (the tip). `chain` is main's first-parent chain, newest first;
+ * `tipDiff` the tip's diff against `base` (its parent, or itself on a one-commit catalog).
+ *
+ * A route that becomes served adds its bodies here (an SBOM one per media type):
+ * tests/contract/openapi-document.test.ts reports the responses of a served route without one.
  */
 export function composeApiExamples(state: CatalogState, analysis: CatalogAnalysis, chain: readonly CommitInfo[], tipDiff: Diff): ApiExamples {
   const { commit } = state;
