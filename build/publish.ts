@@ -7,7 +7,7 @@ import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises
 import { dirname, join } from 'node:path';
 import { serialize } from '../src/serialize.ts';
 import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
-import { fillTemplate, SERVED } from '../src/surfaces/registry.ts';
+import { fillTemplate, PUBLIC_SURFACE_IDS, SERVED } from '../src/surfaces/registry.ts';
 import { renderHeadersFile, renderNginxRules } from '../src/http/static-rules.ts';
 import { validateRelease } from './validate.ts';
 import { WRITERS, type ReleaseContent } from './writers.ts';
@@ -42,7 +42,7 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
 
-  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length, siteUrl: content.siteUrl };
+  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length, siteUrl: content.siteUrl, publicSurfaces: [...PUBLIC_SURFACE_IDS] };
   await writeText(paths.releaseInfo(staging), serialize(info));
   await writeText(paths.chain(staging), serialize(content.chain));
   await writeText(paths.names(staging), serialize(Object.fromEntries([...content.names].sort(([a], [b]) => (a < b ? -1 : 1)))));
@@ -54,7 +54,7 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
     const writer = WRITERS[row.id];
     if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
     const writes: Promise<void>[] = [];
-    for (const { params, body } of writer(content)) {
+    for await (const { params, body } of writer(content)) {
       writes.push(writeText(join(publicDir, fillTemplate(row.publicFile, params)), body));
       if (writes.length >= 64) await Promise.all(writes.splice(0));
     }

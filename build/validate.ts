@@ -18,7 +18,7 @@ import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { fillTemplate, SERVED, surface, type SurfaceRow } from '../src/surfaces/registry.ts';
-import { API_ROWS, API_VERSION, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
+import { API_ROWS, API_VERSION, exampleValues, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
 
 export class BuildValidationError extends Error {
   readonly problems: string[];
@@ -103,8 +103,7 @@ function openApiProblems(text: string): string[] {
       const schemaName = status === '200' ? row.body : Number(status) >= 400 ? 'ErrorBody' : undefined;
       if (!schemaName) continue;
       for (const media of Object.values(response.content ?? {})) {
-        const examples = [...(media.example === undefined ? [] : [media.example]), ...Object.values(media.examples ?? {}).map((example) => example.value)];
-        for (const example of examples) {
+        for (const example of exampleValues(document, media)) {
           const problem = wireProblems(schemaName, example);
           if (problem) problems.push(`the OpenAPI example of ${status} on ${row.path} does not match the ${schemaName} schema: ${problem}`);
         }

@@ -6,6 +6,7 @@
 import { SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { latestBundle, openapiDocument, packageRecord, recentCommits } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
+import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
 import type { Resolver } from './surface.ts';
 
 export const RESOLVERS: Readonly<Record<string, Resolver>> = {
@@ -16,7 +17,9 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'full-bundle': fullBundle,
   'pinned-deps': packageDeps,
   'pinned-versions': packageVersions,
+  'pinned-sbom': pinnedSbom,
   diff,
+  'package-sbom': floatingSbom,
   package: packageRecord,
 };
 

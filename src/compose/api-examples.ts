@@ -7,19 +7,28 @@
  * Pure: a function of the state and its analysis.
  */
 import { compareNames, isReservedName } from '../grammar.ts';
-import { mediaTypeOf } from '../http/content-types.ts';
-import { surface, type SurfaceId } from '../surfaces/registry.ts';
-import type { Diff } from '../schemas/wire.ts';
+import { CONTENT_TYPE, mediaTypeOf } from '../http/content-types.ts';
+import { fillTemplate, surface, type SurfaceId } from '../surfaces/registry.ts';
+import type { Diff, PackageRecord } from '../schemas/wire.ts';
 import { advisoryMap, transitiveAdvisories } from './advisories.ts';
 import type { CatalogAnalysis } from './analysis.ts';
 import { allCategories, fullBundle, listingBundle } from './bundles.ts';
+import { packageClosure, type PackageClosure, type RecordLookup } from './closure.ts';
 import { composeRecentCommits } from './commits.ts';
 import type { ApiExamples } from './openapi.ts';
 import { composeCard, composeDeps, composeEnvelope, composeRecord, composeVersions } from './package.ts';
+import { composeSbom } from './sbom/index.ts';
 import type { CatalogState, CommitInfo } from './types.ts';
 
 /** How many items an example keeps of a list that grows with the catalog or its history. */
 export const EXAMPLE_ITEMS = 3;
+
+/**
+ * The most packages an SBOM example's closure holds. An SBOM lists its whole closure (a cut one
+ * would misstate it), so the SBOM examples are of the example package when its closure is this
+ * small, else of the first package of its closure, breadth-first, whose closure is.
+ */
+export const SBOM_EXAMPLE_CLOSURE = 20;
 
 /** The name the examples use when the tip has no package to show. */
 const PLACEHOLDER_NAME = 'example';
@@ -56,14 +65,32 @@ function abridgedDiff(diff: Diff): Diff {
   };
 }
 
+/** The closure the SBOM examples describe (SBOM_EXAMPLE_CLOSURE). */
+async function sbomExampleClosure(lookup: RecordLookup, key: string): Promise<PackageClosure> {
+  const closure = (await packageClosure(lookup, key))!;
+  if (closure.packages.size <= SBOM_EXAMPLE_CLOSURE) return closure;
+  for (const candidate of closure.packages.keys()) {
+    const smaller = await packageClosure(lookup, candidate);
+    if (smaller && smaller.packages.size <= SBOM_EXAMPLE_CLOSURE) return smaller;
+  }
+  return closure;
+}
+
 /**
  * The examples at `state` (the tip). `chain` is main's first-parent chain, newest first;
- * `tipDiff` the tip's diff against `base` (its parent, or itself on a one-commit catalog).
+ * `tipDiff` the tip's diff against `base` (its parent, or itself on a one-commit catalog);
+ * `siteUrl` the site's address (an SPDX document's namespace).
  *
- * A route that becomes served adds its bodies here (an SBOM one per media type):
+ * A route that becomes served adds its bodies here (one per media type):
  * tests/contract/openapi-document.test.ts reports the responses of a served route without one.
  */
-export function composeApiExamples(state: CatalogState, analysis: CatalogAnalysis, chain: readonly CommitInfo[], tipDiff: Diff): ApiExamples {
+export async function composeApiExamples(
+  state: CatalogState,
+  analysis: CatalogAnalysis,
+  chain: readonly CommitInfo[],
+  tipDiff: Diff,
+  siteUrl: string,
+): Promise<ApiExamples> {
   const { commit } = state;
   const json = (id: SurfaceId, value: unknown) => [id, { [mediaTypeOf(surface(id).contentType)]: value }] as const;
   const bodies = [json('recent-commits', composeRecentCommits(chain, EXAMPLE_ITEMS)), json('diff', abridgedDiff(tipDiff))];
@@ -83,6 +110,18 @@ export function composeApiExamples(state: CatalogState, analysis: CatalogAnalysi
       json('pinned-deps', composeDeps(state, analysis, key)),
       json('pinned-versions', { ...versions, versions: first(versions.versions) }),
     );
+    // The floating SBOM is the pinned one of the tip: one example for both (the document shares it).
+    const records = new Map<string, PackageRecord | null>();
+    const lookup = (name: string) => {
+      if (!records.has(name)) records.set(name, state.packages.has(name) ? composeRecord(state, analysis, name) : null);
+      return records.get(name)!;
+    };
+    const closure = await sbomExampleClosure(lookup, key);
+    const pinnedUrl = siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: commit.sha, name: closure.root.name });
+    const sboms = Object.fromEntries(
+      (['cyclonedx', 'spdx'] as const).map((format) => [mediaTypeOf(CONTENT_TYPE[format]), composeSbom(format, commit, closure, pinnedUrl)]),
+    );
+    bodies.push(['pinned-sbom', sboms], ['package-sbom', sboms]);
   }
   return {
     name: key === null ? PLACEHOLDER_NAME : state.packages.get(key)!.manifest.name,

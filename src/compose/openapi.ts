@@ -54,17 +54,40 @@ export interface OpenApiOperation extends Json {
   readonly security: readonly Json[];
 }
 
+/** An example: a value, or a reference to one of `components.examples`. */
+export type OpenApiExample = { readonly summary?: string; readonly value: unknown } | { readonly $ref: string };
+
+export interface OpenApiMediaType {
+  readonly schema: Json;
+  readonly example?: unknown;
+  readonly examples?: Readonly<Record<string, OpenApiExample>>;
+}
+
 export interface OpenApiResponse extends Json {
   readonly description: string;
   readonly headers: Readonly<Record<string, { readonly required: boolean; readonly schema: Json; readonly example?: string }>>;
-  readonly content?: Readonly<Record<string, { readonly schema: Json; readonly example?: unknown; readonly examples?: Readonly<Record<string, { readonly value: unknown }>> }>>;
+  readonly content?: Readonly<Record<string, OpenApiMediaType>>;
 }
 
 export interface OpenApiDocument extends Json {
   readonly openapi: string;
   readonly info: Json & { readonly version: string };
   readonly paths: Readonly<Record<string, { readonly get: OpenApiOperation }>>;
-  readonly components: { readonly schemas: Readonly<Record<string, Json>>; readonly securitySchemes: Readonly<Record<string, Json>> };
+  readonly components: {
+    readonly schemas: Readonly<Record<string, Json>>;
+    readonly securitySchemes: Readonly<Record<string, Json>>;
+    readonly examples?: Readonly<Record<string, { readonly summary?: string; readonly value: unknown }>>;
+  };
+}
+
+/** Every example value of a media type of `document`, references to `components.examples` followed. */
+export function exampleValues(document: OpenApiDocument, media: OpenApiMediaType): unknown[] {
+  const values: unknown[] = media.example === undefined ? [] : [media.example];
+  for (const example of Object.values(media.examples ?? {})) {
+    if (!('$ref' in example)) values.push(example.value);
+    else values.push(document.components.examples?.[example.$ref.replace('#/components/examples/', '')]?.value);
+  }
+  return values;
 }
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -224,7 +247,22 @@ function bodySchemas(row: SurfaceRow): Record<string, Json> {
   throw new Error(`${row.id}: the OpenAPI document does not know what its body is`);
 }
 
-function success(row: SurfaceRow, examples: ApiExamples): OpenApiResponse {
+/** Example values more than one response shows (the floating and the pinned SBOM), each with its component name. */
+type SharedExamples = ReadonlyMap<unknown, { readonly name: string; readonly rows: readonly string[] }>;
+
+function sharedExamples(examples: ApiExamples): SharedExamples {
+  const uses = new Map<unknown, { name: string; rows: string[] }>();
+  for (const row of API_ROWS) {
+    for (const [type, value] of Object.entries(examples.bodies[row.id as SurfaceId] ?? {})) {
+      const use = uses.get(value) ?? { name: `${row.id}.${type.split('/')[1]!.replace(/[^A-Za-z0-9._-]/g, '-')}`, rows: [] };
+      use.rows.push(row.path);
+      uses.set(value, use);
+    }
+  }
+  return new Map([...uses].filter(([, use]) => use.rows.length > 1));
+}
+
+function success(row: SurfaceRow, examples: ApiExamples, shared: SharedExamples): OpenApiResponse {
   const schemas = bodySchemas(row);
   const cacheControls = row.id === 'recent-commits' ? [row.cacheControl, CACHE.noStore] : [row.cacheControl];
   const headers: Record<string, ReturnType<typeof stringHeader>> = {
@@ -237,6 +275,8 @@ function success(row: SurfaceRow, examples: ApiExamples): OpenApiResponse {
   const content = Object.fromEntries(
     Object.entries(schemas).map(([type, schema]) => {
       const example = examples.bodies[row.id as SurfaceId]?.[mediaTypeOf(type)];
+      const name = shared.get(example)?.name;
+      if (name !== undefined) return [mediaTypeOf(type), { schema, examples: { [name]: { $ref: `#/components/examples/${name}` } } }];
       return [mediaTypeOf(type), example === undefined ? { schema } : { schema, example }];
     }),
   );
@@ -264,7 +304,7 @@ function redirect(status: 301 | 302, description: string, template: string, cach
 }
 
 /** Every status a row answers with, per family (SPEC.md Errors, DECISIONS.md 8, docs/api.md). */
-function responses(row: SurfaceRow, examples: ApiExamples): Record<string, OpenApiResponse> {
+function responses(row: SurfaceRow, examples: ApiExamples, shared: SharedExamples): Record<string, OpenApiResponse> {
   const params = templateParams(row.path);
   const exampleParams = { name: examples.name, sha: examples.sha, base: examples.base };
   const unknownName = { unknownPackage: { summary: 'A name not in the catalog (or outside the name grammar)', value: ERROR_BODY.unknownPackage('no-such-package') } };
@@ -276,7 +316,7 @@ function responses(row: SurfaceRow, examples: ApiExamples): Record<string, OpenA
     };
   }
   if (row.family === 'floating') {
-    const found: Record<string, OpenApiResponse> = { '200': success(row, examples) };
+    const found: Record<string, OpenApiResponse> = { '200': success(row, examples, shared) };
     if (params.includes('name')) found['404'] = errorResponse('No such package at the latest commit.', [CACHE.negative], unknownName);
     else if (row.id === 'openapi') found['404'] = errorResponse('Nothing built yet.', [CACHE.negative], noCommits);
     return found;
@@ -288,7 +328,7 @@ function responses(row: SurfaceRow, examples: ApiExamples): Record<string, OpenA
   };
   if (params.includes('name')) Object.assign(notFound, unknownName);
   return {
-    '200': success(row, examples),
+    '200': success(row, examples, shared),
     '301': redirect(
       301,
       'A unique prefix of a sha: the canonical URL. Cached publicly for an hour from a prefix of 12 or more characters, not at all from a shorter one (a later commit could make it ambiguous).',
@@ -302,7 +342,7 @@ function responses(row: SurfaceRow, examples: ApiExamples): Record<string, OpenA
   };
 }
 
-function operation(row: SurfaceRow, examples: ApiExamples): OpenApiOperation {
+function operation(row: SurfaceRow, examples: ApiExamples, shared: SharedExamples): OpenApiOperation {
   const prose = OPERATIONS[row.id];
   if (!prose) throw new Error(`${row.id} is in the OpenAPI path set but has no summary in src/compose/openapi.ts`);
   const pathParameters = templateParams(row.path).map((name) => {
@@ -316,7 +356,7 @@ function operation(row: SurfaceRow, examples: ApiExamples): OpenApiOperation {
     summary: prose.summary,
     description: prose.description,
     parameters: [...pathParameters, ...(row.query ?? []).map(queryParameter)],
-    responses: responses(row, examples),
+    responses: responses(row, examples, shared),
     security: row.family === 'pinned' ? [{ [SECURITY_SCHEME]: [] }] : [],
   };
 }
@@ -351,7 +391,8 @@ export function composeOpenApi({ siteUrl, examples }: OpenApiInput): OpenApiDocu
   // The document's own example: itself, its paths and components left out.
   const self = { [mediaTypeOf(surface('openapi').contentType)]: { openapi: OPENAPI_VERSION, info: { title: TITLE, version: API_VERSION }, paths: {} } };
   const withSelf: ApiExamples = { ...examples, bodies: { ...examples.bodies, openapi: self } };
-  const paths = Object.fromEntries(API_ROWS.map((row) => [row.path, { get: operation(row, withSelf) }]));
+  const shared = sharedExamples(withSelf);
+  const paths = Object.fromEntries(API_ROWS.map((row) => [row.path, { get: operation(row, withSelf, shared) }]));
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -375,6 +416,7 @@ export function composeOpenApi({ siteUrl, examples }: OpenApiInput): OpenApiDocu
     paths,
     components: {
       schemas: componentSchemas(paths),
+      examples: Object.fromEntries([...shared].map(([value, { name, rows }]) => [name, { summary: `The same body on ${rows.join(' and ')}`, value }])),
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'apiKey',

@@ -27,7 +27,10 @@ export interface StaticSurface {
   readonly pattern: RegExp;
   /** nginx `location` arguments matching exactly those paths. */
   readonly nginxLocation: string;
-  /** `_headers` path: the exact path of a fixed row, else a `*` splat over its directory. Rows sharing a splat must have the same headers. */
+  /**
+   * `_headers` path pattern: the URL path with each parameter segment as a `:placeholder` (one
+   * segment, on Netlify and Cloudflare Pages alike). Rows sharing one must have the same headers.
+   */
   readonly hostPath: string;
   readonly contentType: string;
   readonly cacheControl: string;
@@ -43,15 +46,17 @@ function staticSurface(row: SurfaceRow): StaticSurface {
   if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
   const fixed = templateParams(path).length === 0;
   const source = `^${path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
-  const firstParameter = path.indexOf('{');
-  const directory = path.slice(0, path.lastIndexOf('/', firstParameter < 0 ? path.length : firstParameter) + 1);
+  const hostPath = path
+    .split('/')
+    .map((segment) => (segment.includes('{') ? `:${templateParams(segment)[0]}` : segment))
+    .join('/');
   if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
   return {
     id: row.id,
     source: row.source,
     pattern: new RegExp(source),
     nginxLocation: fixed ? `= ${path}` : `~ ${source}`,
-    hostPath: fixed ? path : `${directory}*`,
+    hostPath,
     contentType: row.contentType,
     cacheControl: row.cacheControl,
     ...(row.query ? { queryParameter: row.query[0].name } : {}),
@@ -187,33 +192,27 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   return lines.join('\n');
 }
 
-/** Whether `_headers` path `rule` (exact, or ending in a `*` splat) matches `path`. */
-const hostPathMatches = (rule: string, path: string) => (rule.endsWith('*') ? path.startsWith(rule.slice(0, -1)) : path === rule);
-
 /**
- * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts apply
- * every rule that matches a path, so the splats come first, one per directory, and a fixed file
- * gets a rule of its own only when its headers differ from its splat's (the OpenAPI document's
- * Cache-Control). Netlify takes such a header from the later rule; Cloudflare Pages joins both
- * values (docs/deployment.md).
+ * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts combine
+ * the values of every rule that matches a path: one rule should match each file, or values would
+ * repeat (same headers) or mix (different ones). A fixed path that a placeholder rule covers is
+ * left to that rule when their headers agree. When they differ (the OpenAPI document's
+ * Cache-Control under `/api/pkgs/:name`) no pattern can leave the fixed file out, so it gets its
+ * own rule after the placeholder's: Netlify takes a header from the later rule, Cloudflare Pages
+ * joins both values (docs/deployment.md).
  */
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
-  const headersOf = (surface: StaticSurface) => ({ 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS });
-  const splats = STATIC_SURFACES.filter((surface) => surface.hostPath.endsWith('*'));
-  for (const surface of splats) {
-    const headers = headersOf(surface);
-    const seen = rules.get(surface.hostPath);
-    if (seen && JSON.stringify(seen) !== JSON.stringify(headers)) {
-      throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
+  const covering = (path: string) => [...rules.keys()].find((rule) => hostPattern(rule).test(path));
+  const placeholders = STATIC_SURFACES.filter((surface) => surface.hostPath.includes(':'));
+  for (const surface of [...placeholders, ...STATIC_SURFACES.filter((surface) => !placeholders.includes(surface))]) {
+    const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
+    const rule = covering(surface.hostPath);
+    if (rule === undefined) rules.set(surface.hostPath, headers);
+    else if (JSON.stringify(rules.get(rule)) !== JSON.stringify(headers)) {
+      if (placeholders.includes(surface)) throw new Error(`_headers: ${surface.hostPath} would need two sets of headers (${rule} covers it)`);
+      rules.set(surface.hostPath, headers);
     }
-    rules.set(surface.hostPath, headers);
-  }
-  for (const surface of STATIC_SURFACES.filter((row) => !row.hostPath.endsWith('*'))) {
-    const headers = headersOf(surface);
-    const covering = [...rules].filter(([rule]) => hostPathMatches(rule, surface.hostPath));
-    if (covering.length > 0 && covering.every(([, seen]) => JSON.stringify(seen) === JSON.stringify(headers))) continue;
-    rules.set(surface.hostPath, headers);
   }
   const lines = [
     '# Generated by `pkgcat build` (src/http/static-rules.ts) from the gateway\'s Cache-Control table',
@@ -225,6 +224,11 @@ export function renderHeadersFile(): string {
     for (const [name, value] of Object.entries(headers)) lines.push(`  ${name}: ${value}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The paths a `_headers` rule matches (`:placeholder`: one segment). */
+function hostPattern(rule: string): RegExp {
+  return new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : escapeRegExp(segment))).join('/')}$`);
 }
 
 /** Headers the gateway sets on an X-Accel-Redirect answer that nginx does not carry over by itself (it keeps Content-Type and Cache-Control). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -50,7 +50,8 @@ describe('static host rules', () => {
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
       expect(surface!.cacheControl).toBe(file === '/api/pkgs/openapi.json' ? CACHE_CONTROL.openapi : CACHE_CONTROL.floating);
-      expect(surface!.contentType).toBe(JSON_CONTENT_TYPE);
+      // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
+      expect(surface!.contentType).toBe(file.endsWith('/sbom.json') ? CYCLONEDX_CONTENT_TYPE : JSON_CONTENT_TYPE);
     }
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
@@ -81,12 +82,30 @@ describe('static host rules', () => {
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per path, so a host does not repeat values; a fixed file of other headers after its splat', () => {
+  it('_headers: one rule per path, so a host does not repeat values; a fixed file of other headers after the rule covering it', () => {
     const rules = parseHeadersFile(renderHeadersFile());
-    expect([...rules.keys()]).toEqual(['/api/pkgs/*', '/api/pkgs/openapi.json']);
-    const common = { 'Content-Type': JSON_CONTENT_TYPE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
-    expect(rules.get('/api/pkgs/*')).toEqual({ 'Cache-Control': CACHE_CONTROL.floating, ...common });
-    expect(rules.get('/api/pkgs/openapi.json')).toEqual({ 'Cache-Control': CACHE_CONTROL.openapi, ...common });
+    // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
+    // zlib.json and recent-commits.json (same headers), not zlib/sbom.json; and openapi.json, whose
+    // Cache-Control differs: it has a rule of its own, after.
+    expect([...rules.keys()]).toEqual(['/api/pkgs/:name/sbom.json', '/api/pkgs/:name', '/api/pkgs/openapi.json']);
+    expect(rules.get('/api/pkgs/openapi.json')).toEqual({
+      'Cache-Control': CACHE_CONTROL.openapi,
+      'Content-Type': JSON_CONTENT_TYPE,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+    });
+    expect(rules.get('/api/pkgs/:name')).toEqual({
+      'Cache-Control': CACHE_CONTROL.floating,
+      'Content-Type': JSON_CONTENT_TYPE,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+    });
+    expect(rules.get('/api/pkgs/:name/sbom.json')).toEqual({
+      'Cache-Control': CACHE_CONTROL.floating,
+      'Content-Type': CYCLONEDX_CONTENT_TYPE,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+    });
   });
 
   it('the X-Accel-Redirect location is internal, aliases the output, and copies the gateway\'s headers', () => {
