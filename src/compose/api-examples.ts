@@ -26,7 +26,8 @@ export const EXAMPLE_ITEMS = 3;
 /**
  * The most packages an SBOM example's closure holds. An SBOM lists its whole closure (a cut one
  * would misstate it), so the SBOM examples are of the example package when its closure is this
- * small, else of the first package of its closure, breadth-first, whose closure is.
+ * small, else of the package of its closure with the largest closure that is (the first,
+ * breadth-first, among equals).
  */
 export const SBOM_EXAMPLE_CLOSURE = 20;
 
@@ -69,11 +70,12 @@ function abridgedDiff(diff: Diff): Diff {
 async function sbomExampleClosure(lookup: RecordLookup, key: string): Promise<PackageClosure> {
   const closure = (await packageClosure(lookup, key))!;
   if (closure.packages.size <= SBOM_EXAMPLE_CLOSURE) return closure;
+  let best: PackageClosure | null = null;
   for (const candidate of closure.packages.keys()) {
     const smaller = await packageClosure(lookup, candidate);
-    if (smaller && smaller.packages.size <= SBOM_EXAMPLE_CLOSURE) return smaller;
+    if (smaller && smaller.packages.size <= SBOM_EXAMPLE_CLOSURE && smaller.packages.size > (best?.packages.size ?? -1)) best = smaller;
   }
-  return closure;
+  return best ?? closure;
 }
 
 /**
