@@ -57,6 +57,13 @@ function recordLookup(records: ReadonlyMap<string, string>): (key: string) => Pa
   };
 }
 
+/**
+ * Rows with a document per package composed from its closure: seconds on a large catalog. They
+ * are published in a second release right after the first (build/publish.ts), so a new commit's
+ * JSON surfaces do not wait for them.
+ */
+export const DEFERRED_ROWS: ReadonlySet<string> = new Set(['package-sbom']);
+
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
   'recent-commits': function* (content) {
