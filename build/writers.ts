@@ -13,6 +13,7 @@ import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/
 import { composeLlmsFullTxt, composeLlmsTxt } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
+import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { packageClosure } from '../src/compose/closure.ts';
 import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
@@ -32,7 +33,7 @@ export interface ReleaseContent {
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
-  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces). */
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces, the OpenAPI server). */
   siteUrl: string;
 
   // For the documents (markdown mirrors, llms.txt, sitemap, feeds):
@@ -44,6 +45,8 @@ export interface ReleaseContent {
   recentChanges: readonly CommitChanges[];
   /** Where a writer reports what the operator should know (the build's log). */
   log: (line: string) => void;
+  /** Bodies of the tip for the OpenAPI document's examples (src/compose/api-examples.ts). */
+  examples: ApiExamples;
 }
 
 export interface PublicBody {
@@ -178,5 +181,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
       yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };
     }
+  },
+  /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */
+  openapi: function* (content) {
+    yield { params: {}, body: serialize(composeOpenApi({ siteUrl: content.siteUrl, examples: content.examples })) };
   },
 };

@@ -35,6 +35,12 @@ export async function packageRecord({ catalog, release, params }: ResolveRequest
   return publicFile(catalog, current, 'package', { name: params.name });
 }
 
+/** `/api/pkgs/openapi.json`: the document the build prerendered; a failure before anything is published. */
+export async function openapiDocument({ catalog, release }: ResolveRequest): Promise<Answer | Failure> {
+  const current = await release();
+  return current ? publicFile(catalog, current, 'openapi') : noCommitsFailure;
+}
+
 const NO_COMMITS: Answer = { kind: 'bytes', bytes: Buffer.from('[]'), identity: 'no-commits', cacheControl: CACHE.noStore };
 
 /**

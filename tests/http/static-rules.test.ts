@@ -42,6 +42,7 @@ function parseHeadersFile(text: string): Map<string, Record<string, string>> {
 
 /** What each kind of public file must be served with: SPEC.md's values (DECISIONS.md 8 where it is silent). */
 const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][] = [
+  [/^\/api\/pkgs\/openapi\.json$/, { cacheControl: CACHE_CONTROL.openapi, contentType: JSON_CONTENT_TYPE }],
   [/^\/api\/pkgs\/[^/]+\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: JSON_CONTENT_TYPE }],
   // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
   [/^\/api\/pkgs\/[^/]+\/sbom\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: CYCLONEDX_CONTENT_TYPE }],
@@ -96,15 +97,17 @@ describe('static host rules', () => {
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per kind of file, none matching another\'s files, so a host does not combine values', () => {
+  it('_headers: one rule per kind of file, none matching another\'s files but a fixed file of other headers after the rule covering it', () => {
     const rules = parseHeadersFile(renderHeadersFile());
     const common = { 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
     const rule = (cacheControl: string, contentType: string) => ({ 'Cache-Control': cacheControl, 'Content-Type': contentType, ...common });
     expect(Object.fromEntries(rules)).toEqual({
       // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
-      // zlib.json and recent-commits.json (same headers, so the latter gets no rule of its own), not zlib/sbom.json.
+      // zlib.json and recent-commits.json (same headers, so the latter gets no rule of its own), not zlib/sbom.json;
+      // and openapi.json, whose Cache-Control differs: it has a rule of its own, after.
       '/api/pkgs/:name/sbom.json': rule(CACHE_CONTROL.floating, CYCLONEDX_CONTENT_TYPE),
       '/api/pkgs/:name': rule(CACHE_CONTROL.floating, JSON_CONTENT_TYPE),
+      '/api/pkgs/openapi.json': rule(CACHE_CONTROL.openapi, JSON_CONTENT_TYPE),
       // A splat keeps the segment's text: /pkgs/:name would also match /pkgs/advisories.xml.
       '/pkgs/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
       '/advisories/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
@@ -117,6 +120,7 @@ describe('static host rules', () => {
     // As the hosts match (`:name` one segment, `*` anything): every file matches exactly one rule.
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const hostPattern = (rule: string) => new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*'))).join('/')}$`);
+    expect([...rules.keys()].filter((key) => hostPattern(key).test('/api/pkgs/openapi.json'))).toEqual(['/api/pkgs/:name', '/api/pkgs/openapi.json']);
     for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
       expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
     }
