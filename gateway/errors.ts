@@ -5,6 +5,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { serialize } from '../src/serialize.ts';
+import { excerpt, quoted } from '../src/quote.ts';
 import { CACHE } from '../src/http/cache-control.ts';
 import { CONTENT_TYPE } from '../src/http/content-types.ts';
 import type { SurfaceRow } from '../src/surfaces/registry.ts';
@@ -31,36 +32,14 @@ export function notFound(message = 'Nothing is served at this path.', cacheContr
   return new HttpError(404, 'not_found', message, cache(cacheControl));
 }
 
-/** How much of what was asked an error body quotes: a 10 KB name must not give a 10 KB error. */
-export const QUOTE_MAX_CHARACTERS = 100;
-
-/** The first QUOTE_MAX_CHARACTERS characters of `value` (code points: a surrogate pair is never split), and how many it has. */
-function cut(value: string): { head: string; length: number; whole: boolean } {
-  const characters = Array.from(value);
-  const whole = characters.length <= QUOTE_MAX_CHARACTERS;
-  return { head: whole ? value : characters.slice(0, QUOTE_MAX_CHARACTERS).join(''), length: characters.length, whole };
-}
-
-/** `value` as a message quotes it: in JSON string quotes, cut after QUOTE_MAX_CHARACTERS characters, saying how long it was. */
-export function quoted(value: string): string {
-  const { head, length, whole } = cut(value);
-  return whole ? JSON.stringify(value) : `${JSON.stringify(head)}... (${length} characters)`;
-}
-
-/** A sha or prefix as a message shows it (unquoted: hex needs no quotes), cut the same way. */
-function shown(value: string): string {
-  const { head, length, whole } = cut(value);
-  return whole ? value : `${head}... (${length} characters)`;
-}
-
-/** 404 for a `{name}` that breaks the grammar or is not in the catalog. */
+/** 404 for a `{name}` that breaks the grammar or is not in the catalog (a long one quoted in part: src/quote.ts). */
 export function unknownPackage(name: string, cacheControl: string): HttpError {
   return notFound(`No package named ${quoted(name)} in the catalog.`, cacheControl);
 }
 
 /** 404 for a well-formed sha (7 to 40 hex) that is not on main's first-parent chain: DECISIONS.md 8. */
 export function unknownSha(value: string): HttpError {
-  return notFound(`No commit ${shown(value)} on the main branch.`, CACHE.negative);
+  return notFound(`No commit ${excerpt(value)} on the main branch.`, CACHE.negative);
 }
 
 /** 404 for a `{sha}`/`{base}` that is not 7 to 40 lowercase hex characters. */
@@ -70,7 +49,7 @@ export function malformedSha(): HttpError {
 
 /** 400 `ambiguous sha`: SPEC.md Errors. */
 export function ambiguousSha(prefix: string, matches: number): HttpError {
-  return new HttpError(400, 'ambiguous sha', `The prefix ${shown(prefix)} matches ${matches} commits on the main branch; use more characters.`, cache(CACHE.pinned));
+  return new HttpError(400, 'ambiguous sha', `The prefix ${excerpt(prefix)} matches ${matches} commits on the main branch; use more characters.`, cache(CACHE.pinned));
 }
 
 /** The HTTP error of a resolver's Failure on registry row `row` (SPEC.md Errors, DECISIONS.md 8). */
