@@ -69,7 +69,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     : await loadOrCreateSecret(join(options.sessionDir, 'session-secret'));
   const store = await createSessionStore({ redisUrl: options.redisUrl, sqlitePath: join(options.sessionDir, 'sessions.db') });
   try {
-    const auth = createAuth({ usersFile: options.usersFile, store, secret });
+    // With Redis, the sign-in limiter counts on it too: every gateway sees the same failures.
+    const auth = createAuth({ usersFile: options.usersFile, store, secret, loginRateLimit: { store: store.loginCounters } });
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       const failed = (error: NodeJS.ErrnoException) => {
