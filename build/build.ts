@@ -33,6 +33,11 @@ export interface BuildOptions {
    * `pkgcat serve`; `serve --repo` passes the address it serves on.
    */
   siteUrl?: string;
+  /**
+   * When another build holds the output directory's lock: wait for it to finish (this is told
+   * once, with its pid) instead of failing. A lock of a process that died is taken over either way.
+   */
+  waitForLock?: (holder: number | null) => void;
   /** Commits between spaced checkpoints (checkpoints.ts SPACINGS); tests make them short. */
   checkpointSpacings?: readonly number[];
 }
@@ -93,17 +98,24 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   try {
     const tip = await repo.mainSha();
     await ensureLayout(out);
-    const previous = await currentRelease(out);
-    // Nothing to do when the tip is published for this site URL with every surface this version
-    // publishes (a new URL, or a pkgcat with new surfaces, republishes without composing).
-    const sameSurfaces = previous?.info.publicSurfaces?.join() === PUBLIC_SURFACE_IDS.join();
-    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options) && sameSurfaces) {
-      return { tip, commits: previous.info.commitCount, composed: 0, applied: 0, resumedFrom: null, releaseId: null, diagnostics: [] };
-    }
+    let previous = await currentRelease(out);
+    if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+    let waited = false;
     const unlock = await acquireLock(lockFile(out), {
+      waitMs: options.waitForLock ? Infinity : 0,
+      pollMs: 200,
+      onWait: (holder) => {
+        waited = true;
+        options.waitForLock?.(holder);
+      },
       busyError: (holder) => new Error(`another build (pid ${holder ?? 'unknown'}) is writing this output directory; wait for it to finish`),
     });
     try {
+      if (waited) {
+        // The build we waited for may have published this very tip.
+        previous = await currentRelease(out);
+        if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+      }
       return await buildLocked(repo, tip, previous?.chain ?? [], options, log);
     } finally {
       await unlock();
@@ -111,6 +123,19 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   } finally {
     repo.close();
   }
+}
+
+/**
+ * Whether `tip` is published for this site URL with every surface this version publishes (a new
+ * URL, or a pkgcat with new surfaces, republishes without composing).
+ */
+function upToDate(previous: { info: ReleaseInfo } | null, tip: string, options: BuildOptions): boolean {
+  const sameSurfaces = previous?.info.publicSurfaces?.join() === PUBLIC_SURFACE_IDS.join();
+  return previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options) && sameSurfaces;
+}
+
+function nothingToDo(tip: string, previous: { info: ReleaseInfo }): BuildResult {
+  return { tip, commits: previous.info.commitCount, composed: 0, applied: 0, resumedFrom: null, releaseId: null, diagnostics: [] };
 }
 
 async function buildLocked(

@@ -2,13 +2,14 @@
  * `pkgcat serve`'s gateway: the session store, the cookie secret, the auth gate and the app,
  * listening. Every setting arrives as an argument; nothing here reads the environment.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
 import { createApp } from './app.ts';
+import type { BuildStatus } from './health.ts';
 
 export interface ServerOptions {
   out: string;
@@ -27,13 +28,22 @@ export interface ServerOptions {
   siteUrl?: string;
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
+  /** The builds this process runs, for `/healthz` (GatewayOptions.buildStatus). */
+  buildStatus?: () => BuildStatus | null;
   log?: (line: string) => void;
 }
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
-  close(): Promise<void>;
+  /** Requests being answered now. */
+  inFlight(): number;
+  /**
+   * Stops accepting connections and lets the requests in flight finish (each connection is closed
+   * once its response is sent), then closes the session store. Connections still open after
+   * `graceMs` (a client reading very slowly) are cut. Default grace: none needed by an idle server.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 function urlHost(host: string): string {
@@ -62,6 +72,41 @@ export class ListenError extends Error {
   }
 }
 
+/**
+ * Closing without losing a request: `server.close()` stops accepting, but a keep-alive connection
+ * would stay open (and even take new requests) until its idle timeout. So once closing, every
+ * response says `Connection: close`, and each connection is closed as soon as it falls idle.
+ */
+function drain(server: Server): { readonly inFlight: number; close(graceMs: number): Promise<void> } {
+  let inFlight = 0;
+  let closing = false;
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight += 1;
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight -= 1;
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    close(graceMs) {
+      closing = true;
+      return new Promise<void>((resolve) => {
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        cut.unref();
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const accelRedirect = options.accelRedirect ? accelPrefix(options.accelRedirect) : undefined;
   const secret = options.sessionSecret
@@ -87,17 +132,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
-    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, log: options.log }));
+    const draining = drain(server);
+    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, buildStatus: options.buildStatus, log: options.log }));
     let closing: Promise<void> | null = null;
     return {
       url,
-      close() {
+      inFlight: () => draining.inFlight,
+      close({ graceMs = 30_000 } = {}) {
         closing ??= (async () => {
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            // Idle keep-alive sockets would hold close() open; requests in flight still finish.
-            server.closeIdleConnections();
-          });
+          await draining.close(graceMs);
           await store.close();
         })();
         return closing;

@@ -14,8 +14,10 @@ import { resolve } from 'node:path';
 import { writeFileOnce } from './atomic.ts';
 
 export interface LockOptions {
-  /** How long to wait for a live holder to let go (ms). Default 0: fail at once. */
+  /** How long to wait for a live holder to let go (ms); Infinity waits for as long as it lives. Default 0: fail at once. */
   readonly waitMs?: number;
+  /** Called once, with the holder's pid, when a live holder makes this call wait (to say so). */
+  readonly onWait?: (holder: number | null) => void;
   /** How often to look again while waiting (ms). Default 50. */
   readonly pollMs?: number;
   /** A lock older than this is stale even when its pid is running. Default: never by age alone. */
@@ -101,6 +103,7 @@ export async function acquireLock(file: string, options: LockOptions = {}): Prom
   const path = resolve(file);
   const deadline = Date.now() + (options.waitMs ?? 0);
   let takeovers = 0;
+  let waiting = false;
   for (;;) {
     if (await writeFileOnce(path, String(process.pid), { mode: options.mode, dirMode: options.dirMode })) {
       held.add(path);
@@ -123,6 +126,8 @@ export async function acquireLock(file: string, options: LockOptions = {}): Prom
       continue;
     }
     if (Date.now() >= deadline) throw options.busyError?.(holder.pid, path) ?? new LockBusyError(path, holder.pid);
+    if (!waiting) options.onWait?.(holder.pid);
+    waiting = true;
     await new Promise((done) => setTimeout(done, options.pollMs ?? 50));
   }
 }
