@@ -81,8 +81,10 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     };
     process.once('SIGINT', second);
     process.once('SIGTERM', second);
-    log(`${signal}: stopping; no new connections, finishing ${server.inFlight()} requests in flight${follower ? ', ending the build' : ''}`);
-    await Promise.all([follower?.stop(), server.close({ graceMs: SHUTDOWN_GRACE_MS })]);
+    const inFlight = server.inFlight();
+    const stopped = Promise.all([follower?.stop(), server.close({ graceMs: SHUTDOWN_GRACE_MS })]);
+    log(`${signal}: stopping; no new connections, finishing ${inFlight} requests in flight${follower ? ', ending the build' : ''}`);
+    await stopped;
     log('stopped');
     return 0;
   } finally {

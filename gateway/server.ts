@@ -3,7 +3,7 @@
  * listening. Every setting arrives as an argument; nothing here reads the environment.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
@@ -30,6 +30,8 @@ export interface ServerOptions {
   accelRedirect?: string;
   /** The builds this process runs, for `/healthz` (GatewayOptions.buildStatus). */
   buildStatus?: () => BuildStatus | null;
+  /** The clock of `/healthz` (GatewayOptions.now); tests inject one. */
+  now?: () => number;
   log?: (line: string) => void;
 }
 
@@ -73,20 +75,40 @@ export class ListenError extends Error {
 }
 
 /**
- * Closing without losing a request: `server.close()` stops accepting, but a keep-alive connection
- * would stay open (and even take new requests) until its idle timeout. So once closing, every
- * response says `Connection: close`, and each connection is closed as soon as it falls idle.
+ * Closing without losing a request. `server.close()` would not do: it also destroys every
+ * connection Node deems idle, and in Node 24 that includes one whose response has called `end()`
+ * while its bytes still wait in the socket (a large body to a slow reader), so that body would be
+ * cut. So: stop listening (net.Server's close, without that sweep); close each connection once no
+ * response on it is in flight (`finish`: every byte handed to the system), gently (`end()`); once
+ * closing, every new response says `Connection: close`. After the grace period, cut what is left.
  */
 function drain(server: Server): { readonly inFlight: number; close(graceMs: number): Promise<void> } {
+  /** Responses in flight on each open connection. */
+  const active = new Map<Socket, number>();
   let inFlight = 0;
   let closing = false;
-  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+  const endIfIdle = (socket: Socket) => {
+    if (closing && (active.get(socket) ?? 0) === 0) socket.end();
+  };
+  server.on('connection', (socket: Socket) => {
+    active.set(socket, 0);
+    socket.once('close', () => active.delete(socket));
+  });
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
     inFlight += 1;
+    active.set(socket, (active.get(socket) ?? 0) + 1);
     if (closing) res.setHeader('Connection', 'close');
-    res.once('close', () => {
+    let done = false;
+    const settle = () => {
+      if (done) return;
+      done = true;
       inFlight -= 1;
-      if (closing) setImmediate(() => server.closeIdleConnections());
-    });
+      if (active.has(socket)) active.set(socket, active.get(socket)! - 1);
+      endIfIdle(socket);
+    };
+    res.once('finish', settle);
+    res.once('close', settle);
   });
   return {
     get inFlight() {
@@ -97,11 +119,12 @@ function drain(server: Server): { readonly inFlight: number; close(graceMs: numb
       return new Promise<void>((resolve) => {
         const cut = setTimeout(() => server.closeAllConnections(), graceMs);
         cut.unref();
-        server.close(() => {
+        // Calls back once every connection has closed.
+        net.Server.prototype.close.call(server, () => {
           clearTimeout(cut);
           resolve();
         });
-        server.closeIdleConnections();
+        for (const socket of active.keys()) endIfIdle(socket);
       });
     },
   };
@@ -133,7 +156,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
     const draining = drain(server);
-    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, buildStatus: options.buildStatus, log: options.log }));
+    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, buildStatus: options.buildStatus, now: options.now, log: options.log }));
     let closing: Promise<void> | null = null;
     return {
       url,

@@ -5,10 +5,11 @@
  * (`<users file>.lock`). The session database is not locked with it: SQLite locks its own file.
  *
  * A lock is stale, and taken over, when its holder is not running any more (a build that was
- * killed), when it carries this process's pid without this process holding it (left by an earlier
+ * killed; an exited process not yet reaped counts as not running), when it carries this process's pid without this process holding it (left by an earlier
  * process that had the same pid, as happens to pid 1 in a container), when it carries no pid,
  * and, with `staleMs`, when it is older than that (a holder on another host of a shared filesystem).
  */
+import { readFileSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { writeFileOnce } from './atomic.ts';
@@ -55,10 +56,25 @@ const TAKEOVERS = 3;
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether `pid` has exited but was not reaped yet (Linux; elsewhere: false). An orphaned build
+ * re-parented to an init that does not reap (a container's PID 1 often does not) stays a zombie
+ * for ever: signal 0 still reaches it, yet its lock is stale.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) state ...`: comm may hold spaces and parentheses, the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 

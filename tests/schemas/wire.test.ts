@@ -24,7 +24,8 @@ async function checkOutput(out: string): Promise<number> {
     checked += 1;
   };
   const publicDir = paths.public(paths.release(out, (await currentReleaseId(out))!));
-  for (const file of await readdir(join(publicDir, 'api', 'pkgs'))) {
+  // The package records and recent commits (the directories hold each package's other files).
+  for (const file of (await readdir(join(publicDir, 'api', 'pkgs'), { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name)) {
     expectConforms(file, file === 'recent-commits.json' ? 'RecentCommits' : 'PackageEnvelope', await readFile(join(publicDir, 'api', 'pkgs', file), 'utf8'));
   }
   const objects = new Set<string>();
