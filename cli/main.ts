@@ -89,11 +89,14 @@ const COMMANDS: Record<CommandName, Command> = {
   },
   serve: {
     usage: ['pkgcat serve --out <dir> [--repo <catalog-repo>] [--users <file>] [--port 8080] [--host 127.0.0.1] [...]'],
-    summary: 'serve a build output over HTTP; with --repo, build first and follow main',
+    summary: 'serve a build output over HTTP; with --repo, build and follow main in the background',
     about:
-      'Serves <dir>, as written by pkgcat build. With --repo it builds first, then follows main: a new commit\n' +
-      '(or a force-push) becomes the latest state within a few seconds, without a restart. Without --repo,\n' +
-      'another process builds into <dir>; until a build is published, every surface answers 404.',
+      'Serves <dir>, as written by pkgcat build, from the moment it listens. With --repo it also builds main\n' +
+      'in the background and follows it: a new commit (or a force-push) becomes the latest state within a\n' +
+      'few seconds, without a restart; a failed build keeps the previous release. Without --repo, another\n' +
+      'process builds into <dir>; until a build is published, every surface answers 404. GET /healthz tells\n' +
+      'a load balancer what is served and how the builds go. SIGTERM or SIGINT stops it gracefully: requests\n' +
+      'in flight finish, the build ends (see docs/deployment.md).',
     flags: ['out', 'repo', ...SERVE_FLAGS],
     flagHelp: {
       out: 'the build output directory to serve (with --repo, built there)',
