@@ -25,6 +25,8 @@ export function hasParent(): boolean {
 /** Exits as soon as the parent goes away. The channel does not keep the process alive otherwise. */
 export function endWithParent(): void {
   if (!hasParent()) return;
+  // Gone before this process got here: nothing to build for.
+  if (!process.connected) process.exit(1);
   process.once('disconnect', () => process.exit(1));
   process.channel!.unref();
 }
