@@ -8,9 +8,10 @@
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
+import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { packageClosure } from '../src/compose/closure.ts';
-import { composeSbom } from '../src/compose/sbom/index.ts';
+import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import type { PackageRecord } from '../src/schemas/wire.ts';
@@ -27,8 +28,10 @@ export interface ReleaseContent {
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
-  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces). */
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces, the OpenAPI server). */
   siteUrl: string;
+  /** Bodies of the tip for the OpenAPI document's examples (src/compose/api-examples.ts). */
+  examples: ApiExamples;
 }
 
 export interface PublicBody {
@@ -54,6 +57,13 @@ function recordLookup(records: ReadonlyMap<string, string>): (key: string) => Pa
   };
 }
 
+/**
+ * Rows with a document per package composed from its closure: seconds on a large catalog. They
+ * are published in a second release right after the first (build/publish.ts), so a new commit's
+ * JSON surfaces do not wait for them.
+ */
+export const DEFERRED_ROWS: ReadonlySet<string> = new Set(['package-sbom']);
+
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
   'recent-commits': function* (content) {
@@ -75,12 +85,17 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
    */
   'package-sbom': async function* (content) {
     const lookup = recordLookup(content.records);
+    const cache: ComponentCache = new WeakMap();
     for (const [key, name] of content.names) {
       if (isReservedName(name)) continue;
       const closure = await packageClosure(lookup, key);
       if (!closure) continue;
       const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
-      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl)) };
+      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };
     }
+  },
+  /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */
+  openapi: function* (content) {
+    yield { params: {}, body: serialize(composeOpenApi({ siteUrl: content.siteUrl, examples: content.examples })) };
   },
 };

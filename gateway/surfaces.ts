@@ -4,13 +4,14 @@
  * has no resolver or a resolver has no served row.
  */
 import { SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
-import { latestBundle, packageRecord, recentCommits } from './answers/floating.ts';
+import { latestBundle, openapiDocument, packageRecord, recentCommits } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
 import type { Resolver } from './surface.ts';
 
 export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'recent-commits': recentCommits,
+  openapi: openapiDocument,
   'latest-bundle': latestBundle,
   'listing-bundle': listingBundle,
   'full-bundle': fullBundle,
