@@ -30,6 +30,8 @@ export const CACHE = {
   error: 'private, no-store',
   /** Gateway decision (CLI.md "Signing in"): every answer of `/auth/*` (form, sign-in, sign-out, their errors) is per caller. */
   auth: 'private, no-store',
+  /** Gateway decision: `/healthz`, the state of this process now; never cached, by anyone. */
+  health: 'no-store',
 } as const;
 
 export type CacheControl = (typeof CACHE)[keyof typeof CACHE];

@@ -5,14 +5,18 @@
  * gateway says, word for word.
  */
 import type { ErrorBody } from '../schemas/wire.ts';
+import { excerpt, quoted } from '../quote.ts';
 
 export const ERROR_BODY = {
   /** 404: any path no route answers. */
   unknownPath: (): ErrorBody => ({ error: 'not_found', message: 'Nothing is served at this path.' }),
-  /** 404: a `{name}` that breaks the grammar, is shadowed by a fixed route, or is not in the catalog. */
-  unknownPackage: (name: string): ErrorBody => ({ error: 'not_found', message: `No package named ${JSON.stringify(name)} in the catalog.` }),
+  /**
+   * 404: a `{name}` that breaks the grammar, is shadowed by a fixed route, or is not in the catalog.
+   * A long one is quoted in part (src/quote.ts): an error does not grow with the request.
+   */
+  unknownPackage: (name: string): ErrorBody => ({ error: 'not_found', message: `No package named ${quoted(name)} in the catalog.` }),
   /** 404: a well-formed sha (7 to 40 hex) that is not on main's first-parent chain. */
-  unknownSha: (value: string): ErrorBody => ({ error: 'not_found', message: `No commit ${value} on the main branch.` }),
+  unknownSha: (value: string): ErrorBody => ({ error: 'not_found', message: `No commit ${excerpt(value)} on the main branch.` }),
   /** 404: a `{sha}`/`{base}` that is not 7 to 40 lowercase hex characters. */
   malformedSha: (): ErrorBody => ({ error: 'not_found', message: 'A commit is named by 40 lowercase hex characters, or a unique prefix of 7 or more.' }),
   /** 404: nothing is published yet (a catalog with no commits). */
@@ -20,7 +24,7 @@ export const ERROR_BODY = {
   /** 400 `ambiguous sha`: a prefix of several commits. */
   ambiguousSha: (prefix: string, matches: number): ErrorBody => ({
     error: 'ambiguous sha',
-    message: `The prefix ${prefix} matches ${matches} commits on the main branch; use more characters.`,
+    message: `The prefix ${excerpt(prefix)} matches ${matches} commits on the main branch; use more characters.`,
   }),
   /** 401 `auth_required` (SPEC.md Authentication 4). */
   authRequired: (): ErrorBody => ({

@@ -222,6 +222,39 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
+/**
+ * `GET /healthz` (gateway/health.ts): for load balancers and operators, not a catalog surface. It
+ * describes this gateway process (its release, the builds it runs), so two gateways over one
+ * output may answer differently; 200 while a release is published, 503 before.
+ */
+export const Health = z
+  .strictObject({
+    status: z
+      .enum(['ok', 'build-failed', 'no-release'])
+      .describe('`ok`: serving a release; `build-failed`: serving a release, but the last build failed (see `build.lastFailure`); `no-release`: nothing is published yet (503).'),
+    tip: z.strictObject({ sha, pushedAt: timestamp }).nullable().describe('The published tip; null before the first release.'),
+    release: z
+      .strictObject({
+        id: z.string(),
+        publishedAt: z.iso.datetime().describe('When this release was switched in (UTC, whole seconds).'),
+        ageSeconds: z.number().int().min(0).describe('Seconds since `publishedAt`.'),
+      })
+      .nullable(),
+    build: z
+      .strictObject({
+        running: z.boolean().describe('A build of main is running (or waiting for another build of the output to finish).'),
+        waitingFor: z.number().int().nullable().describe('The pid of another build of the output directory this one waits for.'),
+        lastFailure: z.string().nullable().describe('Why the last build failed, in one line; null when it succeeded or none ran yet.'),
+      })
+      .nullable()
+      .describe('The builds this process runs (`serve --repo`); null when it runs none.'),
+    composed: z
+      .record(z.string(), z.number())
+      .optional()
+      .describe('Figures of the store of bodies composed on request, when it keeps any.'),
+  })
+  .meta({ id: 'Health' });
+
 /** Every wire schema by name: the surface registry names a row's body by one of these keys. */
 export const WIRE = {
   PackageEnvelope,
@@ -232,6 +265,7 @@ export const WIRE = {
   Dependencies,
   VersionHistory,
   ErrorBody,
+  Health,
 } as const;
 
 export type WireName = keyof typeof WIRE;
@@ -250,6 +284,7 @@ export type Diff = z.infer<typeof Diff>;
 export type Dependencies = z.infer<typeof Dependencies>;
 export type VersionHistory = z.infer<typeof VersionHistory>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
+export type Health = z.infer<typeof Health>;
 
 /**
  * Checks a parsed body against a wire schema. Returns null when it conforms, else one line

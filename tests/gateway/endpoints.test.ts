@@ -317,6 +317,22 @@ describe('SPEC.md Errors table', () => {
     expectJsonError(reply, 'not_found');
     expectCommonHeaders(reply);
   });
+
+  it.each([
+    ['a floating record', (name: string) => `/api/pkgs/${name}.json`, 'x'],
+    ['a pinned deps.json (charset violation)', (name: string) => `/api/pkgs/bundle/${s.tip}/${name}/deps.json`, '-'],
+  ])('an error body quotes at most 100 characters of a 10 KB name: %s', async (_label, path, first) => {
+    const name = `${first}${'a'.repeat(10_239)}`;
+    const reply = await signedIn(path(name));
+    expect(reply.status).toBe(404);
+    expect(reply.json()).toEqual({ error: 'not_found', message: `No package named "${first}${'a'.repeat(99)}"... (10240 characters) in the catalog.` });
+    expect(reply.body.length).toBeLessThan(200);
+  });
+
+  it('a name of exactly 100 characters is quoted whole', async () => {
+    const name = `q${'z'.repeat(99)}`;
+    expect((await get(`/api/pkgs/${name}.json`)).json()).toEqual({ error: 'not_found', message: `No package named "${name}" in the catalog.` });
+  });
 });
 
 describe('SPEC.md Limits: recent commits `limit`', () => {
