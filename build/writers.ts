@@ -9,8 +9,11 @@ import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
 import { isReservedName } from '../src/grammar.ts';
-import { surface } from '../src/surfaces/registry.ts';
+import { packageClosure } from '../src/compose/closure.ts';
+import { composeSbom } from '../src/compose/sbom/index.ts';
+import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
+import type { PackageRecord } from '../src/schemas/wire.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
 export interface ReleaseContent {
@@ -34,7 +37,22 @@ export interface PublicBody {
   readonly body: string;
 }
 
-export type Writer = (content: ReleaseContent) => Iterable<PublicBody>;
+export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
+
+/** The tip's records parsed on first use (a closure walk visits few of them per package). */
+function recordLookup(records: ReadonlyMap<string, string>): (key: string) => PackageRecord | null {
+  const parsed = new Map<string, PackageRecord>();
+  return (key) => {
+    let record = parsed.get(key);
+    if (!record) {
+      const text = records.get(key);
+      if (text === undefined) return null;
+      record = JSON.parse(text) as PackageRecord;
+      parsed.set(key, record);
+    }
+    return record;
+  };
+}
 
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
@@ -49,6 +67,20 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       // A fixed route wins over a package of the same name (DECISIONS.md 4): its file is not written.
       if (isReservedName(name)) continue;
       yield { params: { name }, body: serialize(composeEnvelope(content.tip, new RawJson(record))) };
+    }
+  },
+  /**
+   * `/api/pkgs/{name}/sbom.json` of every package at the tip in the default format (CycloneDX),
+   * the same bytes as the sha-pinned SBOM at the tip (src/compose/sbom/).
+   */
+  'package-sbom': async function* (content) {
+    const lookup = recordLookup(content.records);
+    for (const [key, name] of content.names) {
+      if (isReservedName(name)) continue;
+      const closure = await packageClosure(lookup, key);
+      if (!closure) continue;
+      const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
+      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl)) };
     }
   },
 };

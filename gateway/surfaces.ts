@@ -6,6 +6,7 @@
 import { SERVED } from '../src/surfaces/registry.ts';
 import { latestBundle, packageRecord, recentCommits } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
+import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
 import { toolServerHandler } from './mcp/transport.ts';
 import type { Route, RowHandler } from './routes.ts';
 import type { Resolver } from './surface.ts';
@@ -17,7 +18,9 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'full-bundle': fullBundle,
   'pinned-deps': packageDeps,
   'pinned-versions': packageVersions,
+  'pinned-sbom': pinnedSbom,
   diff,
+  'package-sbom': floatingSbom,
   package: packageRecord,
 };
 

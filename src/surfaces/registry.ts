@@ -166,7 +166,6 @@ export const SURFACES = [
   pinned('pinned-sbom', '/api/pkgs/bundle/{sha}/{name}/sbom.json', undefined, 'SPEC.md Endpoints: GET .../{name}/sbom.json', {
     contentType: CONTENT_TYPE.cyclonedx,
     query: [FORMAT],
-    served: false,
   }),
   pinned('diff', '/api/pkgs/bundle/{sha}/diff/{base}.json', 'Diff', 'SPEC.md Endpoints: GET /api/pkgs/bundle/{sha}/diff/{base}.json'),
   // Floats-latest by name, after every fixed path.
@@ -178,8 +177,10 @@ export const SURFACES = [
     contentType: CONTENT_TYPE.cyclonedx,
     cacheControl: CACHE.floating,
     query: [FORMAT],
+    // The default format; SPDX is composed by the gateway on request (gateway/answers/sbom.ts).
+    publicFile: 'api/pkgs/{name}/sbom.json',
     openapi: true,
-    served: false,
+    served: true,
     source: 'SPEC.md Endpoints: GET /api/pkgs/{name}/sbom.json',
   },
   {

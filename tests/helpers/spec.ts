@@ -46,6 +46,10 @@ export const CACHE_CONTROL = {
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** SPEC.md "SBOM documents": the media types, with the charset every JSON body of ours carries. */
+export const CYCLONEDX_CONTENT_TYPE = 'application/vnd.cyclonedx+json; charset=utf-8';
+export const SPDX_CONTENT_TYPE = 'application/spdx+json; charset=utf-8';
+
 /**
  * SPEC.md "Common rule" and "Versioning" 1: every JSON payload carries `schemaVersion`. Its current
  * value ("not shown" in SPEC.md) is the project's first: 1. A change to it is a breaking change,

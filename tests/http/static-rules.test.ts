@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -50,7 +50,8 @@ describe('static host rules', () => {
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
       expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
-      expect(surface!.contentType).toBe(JSON_CONTENT_TYPE);
+      // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
+      expect(surface!.contentType).toBe(file.endsWith('/sbom.json') ? CYCLONEDX_CONTENT_TYPE : JSON_CONTENT_TYPE);
     }
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
@@ -83,10 +84,18 @@ describe('static host rules', () => {
 
   it('_headers: one rule per path, so a host does not repeat values', () => {
     const rules = parseHeadersFile(renderHeadersFile());
-    expect([...rules.keys()]).toEqual(['/api/pkgs/*']);
-    expect(rules.get('/api/pkgs/*')).toEqual({
+    // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
+    // zlib.json and recent-commits.json (same headers), not zlib/sbom.json.
+    expect([...rules.keys()]).toEqual(['/api/pkgs/:name/sbom.json', '/api/pkgs/:name']);
+    expect(rules.get('/api/pkgs/:name')).toEqual({
       'Cache-Control': CACHE_CONTROL.floating,
       'Content-Type': JSON_CONTENT_TYPE,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+    });
+    expect(rules.get('/api/pkgs/:name/sbom.json')).toEqual({
+      'Cache-Control': CACHE_CONTROL.floating,
+      'Content-Type': CYCLONEDX_CONTENT_TYPE,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
     });
