@@ -1,0 +1,37 @@
+/** `get_sbom`: a package's SBOM, the raw document of GET /api/pkgs/{name}/sbom.json, byte for byte (SPEC.md "Tool server"). */
+import { z } from 'zod';
+import { isReservedName } from '../../../src/grammar.ts';
+import { floatingSbom, pinnedSbom } from '../../answers/sbom.ts';
+import { failureOf, pinnedUrl } from '../failures.ts';
+import { answerBytes, latest, packageAtTip, pinnedAtTip, refuseSha } from '../reads.ts';
+import { defineTool, textResult } from '../tool.ts';
+import { nameArgument, shaArgument } from './arguments.ts';
+
+export default defineTool({
+  name: 'get_sbom',
+  title: 'Get a package\'s SBOM',
+  description:
+    'The software bill of materials of a package at the latest commit: the package and everything it reaches through build and ' +
+    'runtime dependencies, with licenses, source archives and hashes, package URLs, the dependency graph, and a vulnerabilities ' +
+    'block listing every active advisory on any of them. `format`: "cyclonedx" (CycloneDX 1.5 JSON, the default) or "spdx" ' +
+    '(SPDX 2.3 JSON). The raw document, byte for byte the body of GET /api/pkgs/{name}/sbom.json. Large closures give large ' +
+    'documents: for advisories alone call get_advisories. Names are case-insensitive; an unknown name is answered with the closest names.',
+  input: z.strictObject({
+    name: nameArgument,
+    sha: shaArgument,
+    format: z.enum(['cyclonedx', 'spdx']).default('cyclonedx').describe('"cyclonedx" (CycloneDX 1.5, default) or "spdx" (SPDX 2.3).'),
+  }),
+  async call({ name, sha, format }, context) {
+    const state = await latest(context);
+    if (sha !== undefined) {
+      const query = format === 'spdx' ? '?format=spdx' : '';
+      return refuseSha(context, state, 'get_sbom', sha, name, (full, canonical) => pinnedUrl(state.release, 'pinned-sbom', { sha: full, name: canonical }, query));
+    }
+    const canonical = packageAtTip(state.release, name);
+    // A name shadowed by a fixed route has no public file (DECISIONS.md 4): the tip's pinned SBOM is the same document.
+    if (isReservedName(canonical)) return textResult(await pinnedAtTip(context, state, pinnedSbom, canonical, { format }));
+    const result = await floatingSbom({ catalog: context.catalog, release: async () => state.release, params: { name: canonical }, packageKey: null, query: { format } });
+    if (result.kind === 'failure') throw failureOf(result, state.release);
+    return textResult((await answerBytes(context, result)).toString('utf8'));
+  },
+});
