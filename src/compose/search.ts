@@ -1,8 +1,9 @@
 /**
  * The `search_packages` tool's search (SPEC.md "Tool server", DECISIONS.md 9), and the closest
  * names an "unknown package" answer suggests. Pure: an index is made once from a commit's
- * listing bundle (gateway/mcp/search-index.ts keeps one per published release), and each search
- * walks its in-memory entries, so a call reads no file.
+ * listing bundle (gateway/mcp/search-index.ts keeps one per published release), and a search
+ * reads only it: each query word is looked for once along one string of every package's name
+ * and description, so a call costs a few native substring scans, not a pass over files or records.
  *
  * How a search matches and orders (docs/mcp.md repeats it for users):
  * - `query` is split into words at white space; a package matches when EVERY word occurs,
@@ -10,10 +11,10 @@
  *   in either).
  * - `category` keeps packages that have that category among theirs (case-insensitive, whole category).
  * - `severity` keeps packages with at least one active direct advisory of exactly that severity.
- * - Order: with a query, packages whose name equals the query first, then names starting with it,
- *   then names holding every word, then matches through the description; within each group, and
- *   without a query, by name (case-folded, as every listing). The same query on the same commit
- *   gives the same order, so `offset` pages through it.
+ * - Order: with a query, packages whose name is one of its words first, then names starting with
+ *   one of them, then names containing one, then the rest (matched through their descriptions);
+ *   within each group, and without a query, by name (case-folded, as every listing). The same
+ *   query on the same commit gives the same order, so `offset` pages through it.
  */
 import { compareNames, nameKey } from '../grammar.ts';
 import { SCHEMA_VERSION, type ListingBundle, type SearchHit, type SearchResult } from '../schemas/wire.ts';
@@ -26,18 +27,25 @@ interface Entry {
   readonly hit: SearchHit;
   /** The name, lower case. */
   readonly name: string;
-  /** Name and description, lower case, for word matches. */
-  readonly text: string;
-  readonly categories: ReadonlySet<string>;
-  readonly severities: ReadonlySet<Severity>;
 }
 
 export interface SearchIndex {
   /** The commit indexed. */
   readonly commitSha: string;
   readonly pushedAt: string;
-  /** In listing order (by name). */
+  /** In listing order (by name); the lists below hold positions in it, ascending. */
   readonly entries: readonly Entry[];
+  /**
+   * Every entry's name and description, lower case, each ended by a NUL: a word is looked for
+   * once along this one string (a native substring search) rather than once per package.
+   */
+  readonly text: string;
+  /** Where entry i's text starts in `text`; one more item, the length of `text`. */
+  readonly starts: Int32Array;
+  /** The entries with each category, by its lower-case form. */
+  readonly byCategory: ReadonlyMap<string, readonly number[]>;
+  /** The entries with at least one active direct advisory of each severity. */
+  readonly bySeverity: ReadonlyMap<Severity, readonly number[]>;
   /** Every category at the commit, as spelled in the catalog, by its lower-case form. */
   readonly categories: ReadonlyMap<string, string>;
 }
@@ -50,24 +58,34 @@ export interface SearchQuery {
   readonly offset: number;
 }
 
+const END = '\u0000';
+
+function addTo<K>(map: Map<K, number[]>, key: K, position: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [position]);
+  else if (list[list.length - 1] !== position) list.push(position);
+}
+
 /** The index of a commit's listing bundle (its cards are in name order already). */
 export function buildSearchIndex(listing: ListingBundle): SearchIndex {
-  const entries = listing.packages.map((card): Entry => ({
-    hit: {
-      name: card.name,
-      version: card.version,
-      license: card.license,
-      categories: card.categories,
-      advisories: card.advisories,
-      maxSeverity: card.maxSeverity,
-    },
-    name: nameKey(card.name),
-    text: `${nameKey(card.name)}\n${card.description.toLowerCase()}`,
-    categories: new Set(card.categories.map((category) => category.toLowerCase())),
-    severities: new Set(card.advisories.map((advisory) => advisory.severity)),
-  }));
+  const starts = new Int32Array(listing.packages.length + 1);
+  const texts: string[] = [];
+  const byCategory = new Map<string, number[]>();
+  const bySeverity = new Map<Severity, number[]>();
+  let length = 0;
+  const entries = listing.packages.map((card, position): Entry => {
+    const text = `${nameKey(card.name)}\n${card.description.toLowerCase().replaceAll(END, ' ')}${END}`;
+    starts[position] = length;
+    texts.push(text);
+    length += text.length;
+    for (const category of card.categories) addTo(byCategory, category.toLowerCase(), position);
+    for (const advisory of card.advisories) addTo(bySeverity, advisory.severity, position);
+    const { name, version, license, categories, advisories, maxSeverity } = card;
+    return { hit: { name, version, license, categories, advisories, maxSeverity }, name: nameKey(name) };
+  });
+  starts[entries.length] = length;
   const categories = new Map(listing.allCategories.map((category) => [category.toLowerCase(), category]));
-  return { commitSha: listing.commitSha, pushedAt: listing.pushedAt, entries, categories };
+  return { commitSha: listing.commitSha, pushedAt: listing.pushedAt, entries, text: texts.join(''), starts, byCategory, bySeverity, categories };
 }
 
 /** The words of a query: split at white space, lower case; none for a blank query. */
@@ -75,34 +93,71 @@ export function queryWords(query: string | undefined): string[] {
   return (query ?? '').toLowerCase().split(/\s+/).filter((word) => word !== '');
 }
 
+/** The entry whose text holds offset `at` of the index's text. */
+function entryAt(starts: Int32Array, at: number): number {
+  let low = 0;
+  let high = starts.length - 2;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (starts[middle] <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** The entries whose text holds `word`, ascending: one pass along the whole text. */
+function holding(index: SearchIndex, word: string): number[] {
+  const found: number[] = [];
+  if (word.includes(END)) return found;
+  for (let at = index.text.indexOf(word); at >= 0; ) {
+    const entry = entryAt(index.starts, at);
+    found.push(entry);
+    at = index.text.indexOf(word, index.starts[entry + 1]);
+  }
+  return found;
+}
+
+/** The positions in every one of `lists` (each ascending), ascending. */
+function intersect(lists: readonly (readonly number[])[]): readonly number[] {
+  const [shortest, ...others] = [...lists].sort((a, b) => a.length - b.length);
+  const sets = others.map((list) => new Set(list));
+  return shortest.filter((position) => sets.every((set) => set.has(position)));
+}
+
 /** The group a matching entry sorts in (lower first); see the module comment. */
-function rank(entry: Entry, phrase: string, words: readonly string[]): number {
-  if (entry.name === phrase) return 0;
-  if (entry.name.startsWith(phrase)) return 1;
-  if (words.every((word) => entry.name.includes(word))) return 2;
+function rank(entry: Entry, words: readonly string[]): number {
+  if (words.includes(entry.name)) return 0;
+  if (words.some((word) => entry.name.startsWith(word))) return 1;
+  if (words.some((word) => entry.name.includes(word))) return 2;
   return 3;
 }
 
 /** Every match of `search` in the documented order, then the page `offset`..`offset + limit`. */
 export function searchPackages(index: SearchIndex, search: SearchQuery): SearchResult {
   const words = queryWords(search.query);
-  const category = search.category?.toLowerCase();
-  const matches: { entry: Entry; rank: number }[] = [];
-  for (const entry of index.entries) {
-    if (category !== undefined && !entry.categories.has(category)) continue;
-    if (search.severity !== undefined && !entry.severities.has(search.severity)) continue;
-    if (!words.every((word) => entry.text.includes(word))) continue;
-    matches.push({ entry, rank: words.length === 0 ? 0 : rank(entry, words.join(' '), words) });
+  const lists: (readonly number[])[] = words.map((word) => holding(index, word));
+  if (search.category !== undefined) lists.push(index.byCategory.get(search.category.toLowerCase()) ?? []);
+  if (search.severity !== undefined) lists.push(index.bySeverity.get(search.severity) ?? []);
+  let matches: readonly Entry[];
+  if (lists.length === 0) {
+    matches = index.entries;
+  } else {
+    const positions = intersect(lists);
+    // One list per rank group, each in the listing's name order.
+    const groups: Entry[][] = [[], [], [], []];
+    for (const position of positions) {
+      const entry = index.entries[position];
+      groups[words.length > 0 ? rank(entry, words) : 0].push(entry);
+    }
+    matches = groups.flat();
   }
-  // Array.prototype.sort is stable: within a group the listing's name order stays.
-  if (words.length > 0) matches.sort((a, b) => a.rank - b.rank);
   return {
     schemaVersion: SCHEMA_VERSION,
     commitSha: index.commitSha,
     pushedAt: index.pushedAt,
     total: matches.length,
     offset: search.offset,
-    packages: matches.slice(search.offset, search.offset + search.limit).map((match) => match.entry.hit),
+    packages: matches.slice(search.offset, search.offset + search.limit).map((entry) => entry.hit),
   };
 }
 

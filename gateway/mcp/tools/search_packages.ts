@@ -15,8 +15,8 @@ export default defineTool({
     'in the name or the description. `category`: packages with that category (case-insensitive). `severity`: packages with at least ' +
     'one active direct advisory of exactly that severity. Answers `{total, offset, packages}`: `total` counts every match; `packages` ' +
     'holds at most `limit` of them from `offset` on, each with name, version, license, categories, active direct advisories and their ' +
-    'highest severity. Order: a name equal to the query first, then names starting with it, then names holding every word, then ' +
-    'matches through the description; by name within each group, and by name when there is no query. ' +
+    'highest severity. Order: names equal to a query word first, then names starting with one, then names containing one, then ' +
+    'packages matched through their description only; by name within each group, and by name when there is no query. ' +
     `\`limit\` ${SEARCH_LIMIT.min} to ${SEARCH_LIMIT.max} (default ${SEARCH_LIMIT.default}); page on with \`offset\` + \`limit\` while it is below \`total\`. ` +
     'For one package\'s full record call get_package.',
   input: z.strictObject({
