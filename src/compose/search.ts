@@ -2,8 +2,8 @@
  * The `search_packages` tool's search (SPEC.md "Tool server", DECISIONS.md 9), and the closest
  * names an "unknown package" answer suggests. Pure: an index is made once from a commit's
  * listing bundle (gateway/mcp/search-index.ts keeps one per published release), and a search
- * reads only it: each query word is looked for once along one string of every package's name
- * and description, so a call costs a few native substring scans, not a pass over files or records.
+ * reads only it: a query word is checked against the packages holding all of its trigrams, and
+ * filters are lists made in advance, so a call reads no file and walks no list of every package.
  *
  * How a search matches and orders (docs/mcp.md repeats it for users):
  * - `query` is split into words at white space; a package matches when EVERY word occurs,
@@ -35,13 +35,14 @@ export interface SearchIndex {
   readonly pushedAt: string;
   /** In listing order (by name); the lists below hold positions in it, ascending. */
   readonly entries: readonly Entry[];
+  /** Each entry's name and description, lower case: what a query word must occur in. */
+  readonly texts: readonly string[];
   /**
-   * Every entry's name and description, lower case, each ended by a NUL: a word is looked for
-   * once along this one string (a native substring search) rather than once per package.
+   * The entries whose text holds each trigram (three characters in a row): a word of three or
+   * more characters can only occur in the entries holding all of its trigrams, so a search
+   * checks those few instead of every package.
    */
-  readonly text: string;
-  /** Where entry i's text starts in `text`; one more item, the length of `text`. */
-  readonly starts: Int32Array;
+  readonly trigrams: ReadonlyMap<string, Int32Array>;
   /** The entries with each category, by its lower-case form. */
   readonly byCategory: ReadonlyMap<string, readonly number[]>;
   /** The entries with at least one active direct advisory of each severity. */
@@ -58,8 +59,9 @@ export interface SearchQuery {
   readonly offset: number;
 }
 
-const END = '\u0000';
+const GRAM = 3;
 
+/** Adds `position` to the list of `key` (positions come in ascending order, each list holds one once). */
 function addTo<K>(map: Map<K, number[]>, key: K, position: number): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [position]);
@@ -68,24 +70,29 @@ function addTo<K>(map: Map<K, number[]>, key: K, position: number): void {
 
 /** The index of a commit's listing bundle (its cards are in name order already). */
 export function buildSearchIndex(listing: ListingBundle): SearchIndex {
-  const starts = new Int32Array(listing.packages.length + 1);
-  const texts: string[] = [];
   const byCategory = new Map<string, number[]>();
   const bySeverity = new Map<Severity, number[]>();
-  let length = 0;
+  const trigrams = new Map<string, number[]>();
+  const texts: string[] = [];
   const entries = listing.packages.map((card, position): Entry => {
-    const text = `${nameKey(card.name)}\n${card.description.toLowerCase().replaceAll(END, ' ')}${END}`;
-    starts[position] = length;
+    const text = `${nameKey(card.name)}\n${card.description.toLowerCase()}`;
     texts.push(text);
-    length += text.length;
+    for (let at = 0; at + GRAM <= text.length; at++) addTo(trigrams, text.slice(at, at + GRAM), position);
     for (const category of card.categories) addTo(byCategory, category.toLowerCase(), position);
     for (const advisory of card.advisories) addTo(bySeverity, advisory.severity, position);
     const { name, version, license, categories, advisories, maxSeverity } = card;
     return { hit: { name, version, license, categories, advisories, maxSeverity }, name: nameKey(name) };
   });
-  starts[entries.length] = length;
-  const categories = new Map(listing.allCategories.map((category) => [category.toLowerCase(), category]));
-  return { commitSha: listing.commitSha, pushedAt: listing.pushedAt, entries, text: texts.join(''), starts, byCategory, bySeverity, categories };
+  return {
+    commitSha: listing.commitSha,
+    pushedAt: listing.pushedAt,
+    entries,
+    texts,
+    trigrams: new Map([...trigrams].map(([gram, list]) => [gram, Int32Array.from(list)])),
+    byCategory,
+    bySeverity,
+    categories: new Map(listing.allCategories.map((category) => [category.toLowerCase(), category])),
+  };
 }
 
 /** The words of a query: split at white space, lower case; none for a blank query. */
@@ -93,27 +100,36 @@ export function queryWords(query: string | undefined): string[] {
   return (query ?? '').toLowerCase().split(/\s+/).filter((word) => word !== '');
 }
 
-/** The entry whose text holds offset `at` of the index's text. */
-function entryAt(starts: Int32Array, at: number): number {
+function contains(sorted: Int32Array, value: number): boolean {
   let low = 0;
-  let high = starts.length - 2;
-  while (low < high) {
-    const middle = (low + high + 1) >>> 1;
-    if (starts[middle] <= at) low = middle;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle] === value) return true;
+    if (sorted[middle] < value) low = middle + 1;
     else high = middle - 1;
   }
-  return low;
+  return false;
 }
 
-/** The entries whose text holds `word`, ascending: one pass along the whole text. */
+/** The entries whose text holds `word`, ascending. */
 function holding(index: SearchIndex, word: string): number[] {
-  const found: number[] = [];
-  if (word.includes(END)) return found;
-  for (let at = index.text.indexOf(word); at >= 0; ) {
-    const entry = entryAt(index.starts, at);
-    found.push(entry);
-    at = index.text.indexOf(word, index.starts[entry + 1]);
+  let candidates: Iterable<number> = index.texts.keys();
+  if (word.length >= GRAM) {
+    const lists: Int32Array[] = [];
+    for (let at = 0; at + GRAM <= word.length; at++) {
+      const list = index.trigrams.get(word.slice(at, at + GRAM));
+      if (list === undefined) return [];
+      lists.push(list);
+    }
+    // The rarest trigrams narrow it down; the text itself decides.
+    lists.sort((a, b) => a.length - b.length);
+    let narrowed = Array.from(lists[0]);
+    for (const list of lists.slice(1, 4)) narrowed = narrowed.filter((position) => contains(list, position));
+    candidates = narrowed;
   }
+  const found: number[] = [];
+  for (const position of candidates) if (index.texts[position].includes(word)) found.push(position);
   return found;
 }
 
