@@ -55,9 +55,9 @@ export async function answerBytes(context: ToolContext, answer: Answer): Promise
 
 /**
  * Runs the resolver of a sha-pinned row per package (deps.json, versions.json, ...) at the latest
- * commit, as the HTTP route would after its parameters and gate: the body's text, or a ToolFailure.
+ * commit, as the HTTP route would after its parameters and gate: the body's bytes, or a ToolFailure.
  */
-export async function pinnedAtTip(context: ToolContext, state: Latest, resolve: Resolver, name: string, query: Record<string, string> = {}): Promise<string> {
+export async function pinnedAtTip(context: ToolContext, state: Latest, resolve: Resolver, name: string, query: Record<string, string> = {}): Promise<Buffer> {
   if (!isPackageName(name)) throw unknownPackageFailure(state.release, name);
   const result: Answer | Failure = await resolve({
     catalog: context.catalog,
@@ -67,7 +67,7 @@ export async function pinnedAtTip(context: ToolContext, state: Latest, resolve: 
     query,
   });
   if (result.kind === 'failure') throw failureOf(result, state.release);
-  return (await answerBytes(context, result)).toString('utf8');
+  return answerBytes(context, result);
 }
 
 /**

@@ -45,9 +45,25 @@ export class ToolFailure extends Error {
   }
 }
 
-/** A success whose JSON text is given as is (a stored body, byte for byte), with the same value as structuredContent. */
+/** A success whose JSON text is given as is, with the same value as structuredContent. */
 export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+}
+
+/**
+ * Stored bodies already decoded, by their bytes: the catalog keeps a write-once file's bytes as
+ * one Buffer while it is cached, so its decoding is kept exactly as long (and dropped with it).
+ */
+const decoded = new WeakMap<Buffer, CallToolResult>();
+
+/** A success whose body is stored bytes (a file or object of the output), byte for byte. */
+export function bytesResult(bytes: Buffer): CallToolResult {
+  let result = decoded.get(bytes);
+  if (!result) {
+    result = textResult(bytes.toString('utf8'));
+    decoded.set(bytes, result);
+  }
+  return { ...result };
 }
 
 /** A success composed here: serialized by the one serializer. */

@@ -4,7 +4,7 @@ import { Dependencies } from '../../../src/schemas/wire.ts';
 import { packageDeps } from '../../answers/pinned.ts';
 import { pinnedUrl } from '../failures.ts';
 import { latest, pinnedAtTip, refuseSha } from '../reads.ts';
-import { defineTool, textResult } from '../tool.ts';
+import { bytesResult, defineTool } from '../tool.ts';
 import { nameArgument, shaArgument } from './arguments.ts';
 
 export default defineTool({
@@ -22,6 +22,6 @@ export default defineTool({
     if (sha !== undefined) {
       return refuseSha(context, state, 'get_dependencies', sha, name, (full, canonical) => pinnedUrl(state.release, 'pinned-deps', { sha: full, name: canonical }));
     }
-    return textResult(await pinnedAtTip(context, state, packageDeps, name));
+    return bytesResult(await pinnedAtTip(context, state, packageDeps, name));
   },
 });

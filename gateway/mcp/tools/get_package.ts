@@ -7,7 +7,7 @@ import { serialize } from '../../../src/serialize.ts';
 import { packageRecord } from '../../answers/floating.ts';
 import { pinnedUrl } from '../failures.ts';
 import { answerBytes, latest, packageAtTip, refuseSha } from '../reads.ts';
-import { defineTool, textResult } from '../tool.ts';
+import { bytesResult, defineTool, textResult } from '../tool.ts';
 import { nameArgument, shaArgument } from './arguments.ts';
 
 export default defineTool({
@@ -34,6 +34,6 @@ export default defineTool({
       return textResult(serialize(composeEnvelope(state.tip, record)));
     }
     const answer = await packageRecord({ catalog: context.catalog, release: async () => state.release, params: { name: canonical }, packageKey: null, query: {} });
-    return textResult((await answerBytes(context, answer)).toString('utf8'));
+    return bytesResult(await answerBytes(context, answer));
   },
 });

@@ -4,7 +4,7 @@ import { VersionHistory } from '../../../src/schemas/wire.ts';
 import { packageVersions } from '../../answers/pinned.ts';
 import { pinnedUrl } from '../failures.ts';
 import { latest, pinnedAtTip, refuseSha } from '../reads.ts';
-import { defineTool, textResult } from '../tool.ts';
+import { bytesResult, defineTool } from '../tool.ts';
 import { nameArgument, shaArgument } from './arguments.ts';
 
 export default defineTool({
@@ -22,6 +22,6 @@ export default defineTool({
     if (sha !== undefined) {
       return refuseSha(context, state, 'get_package_versions', sha, name, (full, canonical) => pinnedUrl(state.release, 'pinned-versions', { sha: full, name: canonical }), 'versions');
     }
-    return textResult(await pinnedAtTip(context, state, packageVersions, name));
+    return bytesResult(await pinnedAtTip(context, state, packageVersions, name));
   },
 });

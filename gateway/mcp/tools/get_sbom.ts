@@ -4,7 +4,7 @@ import { isReservedName } from '../../../src/grammar.ts';
 import { floatingSbom, pinnedSbom } from '../../answers/sbom.ts';
 import { failureOf, pinnedUrl } from '../failures.ts';
 import { answerBytes, latest, packageAtTip, pinnedAtTip, refuseSha } from '../reads.ts';
-import { defineTool, textResult } from '../tool.ts';
+import { bytesResult, defineTool } from '../tool.ts';
 import { nameArgument, shaArgument } from './arguments.ts';
 
 export default defineTool({
@@ -29,9 +29,9 @@ export default defineTool({
     }
     const canonical = packageAtTip(state.release, name);
     // A name shadowed by a fixed route has no public file (DECISIONS.md 4): the tip's pinned SBOM is the same document.
-    if (isReservedName(canonical)) return textResult(await pinnedAtTip(context, state, pinnedSbom, canonical, { format }));
+    if (isReservedName(canonical)) return bytesResult(await pinnedAtTip(context, state, pinnedSbom, canonical, { format }));
     const result = await floatingSbom({ catalog: context.catalog, release: async () => state.release, params: { name: canonical }, packageKey: null, query: { format } });
     if (result.kind === 'failure') throw failureOf(result, state.release);
-    return textResult((await answerBytes(context, result)).toString('utf8'));
+    return bytesResult(await answerBytes(context, result));
   },
 });
