@@ -26,7 +26,8 @@ import type { ListingBundle } from '../src/schemas/wire.ts';
 import { assembleBody, paths, readJson, readStateRoot, type ReleaseInfo } from '../src/store/layout.ts';
 import { startServeProcess } from './helpers/serve-process.ts';
 import { checkChild, count, git, machine, mib, projectRevision, runChild, secs, table, writeResults } from './lib.ts';
-import type { Suite } from './suite.ts';
+import { makeDemoCatalog } from '../demo/make-demo-catalog.ts';
+import type { Suite, SuiteContext } from './suite.ts';
 
 export const TARGETS = {
   searchP50Ms: 5,
@@ -34,7 +35,28 @@ export const TARGETS = {
   getPackageP50Ms: 2,
 } as const;
 
-const CORPORA = ['vcpkg-300', 'vcpkg-5000'];
+const CORPORA = ['vcpkg-300', 'vcpkg-5000', 'demo'];
+
+/** `--corpus`: a vcpkg bundle of --corpus-dir, or `demo` (the demo catalog, generated). */
+export function corpusOption(values: SuiteContext['values']): string {
+  const corpus = typeof values.corpus === 'string' ? values.corpus : 'vcpkg-300';
+  if (!CORPORA.includes(corpus)) throw new Error(`--corpus must be one of ${CORPORA.join(', ')}`);
+  return corpus;
+}
+
+/** The output directory to measure: --mcp-out, or the corpus cloned (or the demo catalog written) and built by the real CLI. */
+export async function builtOutput(context: SuiteContext, corpus: string, suite: string): Promise<string> {
+  const { root, work, values, log } = context;
+  if (typeof values['mcp-out'] === 'string' && values['mcp-out'] !== '') return values['mcp-out'];
+  const repo = join(work, 'repo');
+  const out = join(work, 'out');
+  log(`${suite}: ${corpus === 'demo' ? 'writing the demo catalog' : `cloning ${corpus}`} and building it (pkgcat build)`);
+  if (corpus === 'demo') await makeDemoCatalog(repo);
+  else git(work, ['clone', '-q', context.corpusFile(`${corpus}.bundle`), repo]);
+  const built = checkChild('pkgcat build', await runChild(process.execPath, [join(root, 'bin/pkgcat.js'), 'build', '--repo', repo, '--out', out, '--quiet'], { cwd: root }));
+  log(`${suite}: built in ${secs(built.seconds)}`);
+  return out;
+}
 const CLIENTS = 16;
 
 interface Call {
@@ -137,29 +159,20 @@ export const suite: Suite = {
     'mcp-out': { type: 'string' },
   },
   usage: [
-    '--corpus <name>     vcpkg-300 (default) or vcpkg-5000, a bundle in --corpus-dir',
+    '--corpus <name>     vcpkg-300 (default) or vcpkg-5000, a bundle in --corpus-dir; or demo, the demo catalog',
     '--duration <s>      seconds per call measured (default 10, after 2 s of warm-up)',
     '--mcp-out <dir>     measure an existing build output instead of building the corpus first',
   ],
   run,
 };
 
-async function run(context: Parameters<Suite['run']>[0]): Promise<void> {
+async function run(context: SuiteContext): Promise<void> {
   const { root, work, values, log } = context;
-  const corpus = typeof values.corpus === 'string' ? values.corpus : 'vcpkg-300';
-  if (!CORPORA.includes(corpus)) throw new Error(`--corpus must be one of ${CORPORA.join(', ')}`);
+  const corpus = corpusOption(values);
   const duration = Number(typeof values.duration === 'string' ? values.duration : 10);
   if (!(duration > 0 && duration <= 120)) throw new Error('--duration must be 1 to 120 s');
 
-  let out = typeof values['mcp-out'] === 'string' ? values['mcp-out'] : '';
-  if (out === '') {
-    const repo = join(work, 'repo');
-    out = join(work, 'out');
-    log(`mcp: cloning ${corpus} and building it (pkgcat build)`);
-    git(work, ['clone', '-q', context.corpusFile(`${corpus}.bundle`), repo]);
-    const built = checkChild('pkgcat build', await runChild(process.execPath, [join(root, 'bin/pkgcat.js'), 'build', '--repo', repo, '--out', out, '--quiet'], { cwd: root }));
-    log(`mcp: built in ${secs(built.seconds)}`);
-  }
+  const out = await builtOutput(context, corpus, 'mcp');
 
   // What is asked: from the tip's listing bundle, the category and severity most packages have, and
   // the word of a description most packages hold; get_package of the largest record.
