@@ -79,6 +79,9 @@ function definitionOf(tool: Tool): ToolDefinition {
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
+/** A tools/call of any shape: the SDK's Server validates it (CallToolRequestSchema) before the handler runs. */
+const ANY_TOOLS_CALL = z.looseObject({ method: z.literal(CallToolRequestSchema.shape.method.value) });
+
 /** tools/list's answer, made once. */
 const DEFINITIONS: readonly ToolDefinition[] = TOOLS.map(definitionOf);
 const BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.name, tool]));
@@ -102,6 +105,8 @@ async function callTool({ name, arguments: args }: CallToolRequest['params'], co
 export function createToolServer(context: ToolContext, log: (line: string) => void): Server {
   const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...DEFINITIONS] }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params, context, log));
+  // The SDK checks a tools/call against its own schema and answers a bad one -32602; given its
+  // full schema here, it would parse first and answer the same mistake -32603 (internal error).
+  server.setRequestHandler(ANY_TOOLS_CALL, (request) => callTool((request as CallToolRequest).params, context, log));
   return server;
 }

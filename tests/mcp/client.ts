@@ -87,4 +87,4 @@ export function postChunked(base: string, body: Buffer, chunk = 16 * 1024): Prom
 }
 
 /** A JSON-RPC request. */
-export const rpc = (id: number | string, method: string, params?: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+export const rpc = (id: number | string, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });

@@ -134,6 +134,13 @@ describe('the tool server transport', () => {
     expect({ status: unknown.status, body: unknown.json() }).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 7, error: { code: -32601 } } });
   });
 
+  it('answers a tools/call whose arguments are no object with invalid params (-32602), as any other schema break', async () => {
+    for (const params of [{ name: 'get_package', arguments: 'zlib' }, { arguments: { name: 'zlib' } }, { name: 42 }]) {
+      const answer = await post(base(), JSON.stringify(rpc(3, 'tools/call', params as never)));
+      expect({ status: answer.status, body: answer.json() }).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 3, error: { code: -32602 } } });
+    }
+  });
+
   it('answers notifications alone (one, or a batch of them) with 202 and no body', async () => {
     for (const body of [{ jsonrpc: '2.0', method: 'notifications/initialized' }, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }]]) {
       const answer = await post(base(), JSON.stringify(body));
