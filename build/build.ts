@@ -16,6 +16,7 @@ import {
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { acquireLock } from '../src/store/lock.ts';
+import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
 import type { CatalogModel, ModelSnapshot } from './model.ts';
 import type { ComposerSnapshot } from './composer.ts';
 
@@ -107,8 +108,10 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     const tip = await repo.mainSha();
     await ensureLayout(out);
     const previous = await currentRelease(out);
-    // Nothing to do when the tip is published for this site URL (a new URL republishes without composing).
-    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options)) {
+    // Nothing to do when the tip is published for this site URL with every surface this version
+    // publishes (a new URL, or a pkgcat with new surfaces, republishes without composing).
+    const sameSurfaces = previous?.info.publicSurfaces?.join() === PUBLIC_SURFACE_IDS.join();
+    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options) && sameSurfaces) {
       return { tip, commits: previous.info.commitCount, composed: 0, releaseId: null, diagnostics: [] };
     }
     const unlock = await acquireLock(lockFile(out), {

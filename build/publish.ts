@@ -3,14 +3,14 @@
  * tree) is written under a temporary name, renamed into place, and `current` is switched to it
  * with an atomic symlink rename. Readers see the old release or the new one, never a mix.
  */
-import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { link, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { serialize } from '../src/serialize.ts';
 import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
-import { fillTemplate, SERVED } from '../src/surfaces/registry.ts';
+import { fillTemplate, PUBLIC_SURFACE_IDS, SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { renderHeadersFile, renderNginxRules } from '../src/http/static-rules.ts';
 import { validateRelease } from './validate.ts';
-import { WRITERS, type ReleaseContent } from './writers.ts';
+import { DEFERRED_ROWS, WRITERS, type ReleaseContent } from './writers.ts';
 
 export type { ReleaseContent };
 
@@ -36,32 +36,54 @@ async function writeText(file: string, text: string): Promise<void> {
   await writeFile(file, text);
 }
 
+/**
+ * Publishes the release of `content`. The rows of DEFERRED_ROWS (a document per package composed
+ * from its closure: seconds on a large catalog) follow in a second release that links every file
+ * of the first: the JSON surfaces of a new commit go live as soon as they are written, and the
+ * rest a few seconds later. Until then the gateway composes a missing floating document on
+ * request (the same bytes). Resolves with the id of the last release published.
+ */
 export async function publishRelease(out: string, content: ReleaseContent): Promise<string> {
+  const rows = SERVED.filter((row) => row.publicFile !== undefined);
+  const immediate = rows.filter((row) => !DEFERRED_ROWS.has(row.id));
+  const first = await writeRelease(out, content, immediate, null);
+  if (immediate.length === rows.length) return first;
+  return writeRelease(out, content, rows.filter((row) => DEFERRED_ROWS.has(row.id)), { id: first, rows: immediate });
+}
+
+/**
+ * Writes a release with the files of `rows` (and, linked, every public file of `base`),
+ * validates it, and switches `current` to it.
+ */
+async function writeRelease(out: string, content: ReleaseContent, rows: readonly SurfaceRow[], base: { id: string; rows: readonly SurfaceRow[] } | null): Promise<string> {
   const id = await nextReleaseId(out, content.tip.sha);
   const staging = join(paths.releases(out), `.staging-${id}`);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
 
-  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length, siteUrl: content.siteUrl };
+  const published = new Set([...rows, ...(base?.rows ?? [])].map((row) => row.id));
+  const publicSurfaces = PUBLIC_SURFACE_IDS.filter((rowId) => published.has(rowId));
+  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length, siteUrl: content.siteUrl, publicSurfaces };
   await writeText(paths.releaseInfo(staging), serialize(info));
   await writeText(paths.chain(staging), serialize(content.chain));
   await writeText(paths.names(staging), serialize(Object.fromEntries([...content.names].sort(([a], [b]) => (a < b ? -1 : 1)))));
   await writeText(paths.diagnostics(staging), serialize(content.diagnostics));
 
   const publicDir = paths.public(staging);
-  for (const row of SERVED) {
-    if (row.publicFile === undefined) continue;
+  // Hard links: a published file is never written again, so sharing it with the next release is safe.
+  if (base) await linkTree(paths.public(paths.release(out, base.id)), publicDir);
+  for (const row of rows) {
     const writer = WRITERS[row.id];
     if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
     const writes: Promise<void>[] = [];
     for await (const { params, body } of writer(content)) {
-      writes.push(writeText(join(publicDir, fillTemplate(row.publicFile, params)), body));
+      writes.push(writeText(join(publicDir, fillTemplate(row.publicFile!, params)), body));
       if (writes.length >= 64) await Promise.all(writes.splice(0));
     }
     await Promise.all(writes);
   }
-  // Header rules for serving public/ from a static host (docs/deployment.md).
-  await writeText(join(publicDir, paths.publicFile.headers()), renderHeadersFile());
+  // Header rules for serving public/ from a static host (docs/deployment.md); linked from `base`.
+  if (!base) await writeText(join(publicDir, paths.publicFile.headers()), renderHeadersFile());
   await writeText(paths.staticRules.nginx(staging), renderNginxRules());
   await writeText(paths.staticRules.nginxGateway(staging), renderNginxRules({ flavour: 'gateway' }));
 
@@ -74,6 +96,25 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
   await rename(link, paths.current(out));
   await pruneReleases(out, id);
   return id;
+}
+
+/** Every file under `from`, hard-linked at the same path under `to`. */
+async function linkTree(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => relative(from, join(entry.parentPath, entry.name)));
+  for (let start = 0; start < files.length; start += 64) {
+    await Promise.all(
+      files.slice(start, start + 64).map(async (file) => {
+        const target = join(to, file);
+        const dir = dirname(target);
+        if (!made.has(dir)) {
+          await mkdir(dir, { recursive: true });
+          made.add(dir);
+        }
+        await link(join(from, file), target);
+      }),
+    );
+  }
 }
 
 /** Removes staging leftovers of killed builds and all but the newest releases. */

@@ -10,7 +10,7 @@ import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { packageClosure } from '../src/compose/closure.ts';
-import { composeSbom } from '../src/compose/sbom/index.ts';
+import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import type { PackageRecord } from '../src/schemas/wire.ts';
@@ -54,6 +54,13 @@ function recordLookup(records: ReadonlyMap<string, string>): (key: string) => Pa
   };
 }
 
+/**
+ * Rows with a document per package composed from its closure: seconds on a large catalog. They
+ * are published in a second release right after the first (build/publish.ts), so a new commit's
+ * JSON surfaces do not wait for them.
+ */
+export const DEFERRED_ROWS: ReadonlySet<string> = new Set(['package-sbom']);
+
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
   'recent-commits': function* (content) {
@@ -75,12 +82,13 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
    */
   'package-sbom': async function* (content) {
     const lookup = recordLookup(content.records);
+    const cache: ComponentCache = new WeakMap();
     for (const [key, name] of content.names) {
       if (isReservedName(name)) continue;
       const closure = await packageClosure(lookup, key);
       if (!closure) continue;
       const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
-      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl)) };
+      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };
     }
   },
 };

@@ -127,6 +127,11 @@ export interface ReleaseInfo {
   commitCount: number;
   /** The public address of the site the release was built for (absolute URLs in sitemaps, feeds, SBOM namespaces). */
   siteUrl: string;
+  /**
+   * The registry rows whose files `public/` holds (src/surfaces/registry.ts PUBLIC_SURFACE_IDS):
+   * a pkgcat that publishes more surfaces republishes an unchanged tip. Absent in older releases.
+   */
+  publicSurfaces?: string[];
 }
 
 export const paths = {

@@ -243,6 +243,9 @@ export function surface(id: SurfaceId): SurfaceRow {
 /** The rows this version serves. */
 export const SERVED: readonly SurfaceRow[] = SURFACES.filter((row) => row.served);
 
+/** The rows whose files a release's public/ holds, in registry order. */
+export const PUBLIC_SURFACE_IDS: readonly string[] = SERVED.filter((row) => row.publicFile !== undefined).map((row) => row.id);
+
 /** `template` (a path or publicFile) with its `{param}`s filled in, percent-encoding each value. */
 export function fillTemplate(template: string, params: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_match, key: string) => {

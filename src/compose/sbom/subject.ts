@@ -59,7 +59,11 @@ export function sbomSubject(commit: CommitInfo, closure: PackageClosure, pinnedU
   });
   const root = component(closure.root, 'runtime') as SbomSubject['root'];
   const present = [...closure.packages].map(([key, record]) => component(record, runtime.has(key) ? 'runtime' : 'build'));
-  const dangling = closure.missing.map((name): SbomComponent => ({ name, record: null, scope: 'build', dependsOn: [] }));
+  // A dangling dependency is needed at run time when a package needed at run time lists it as a runtime dependency.
+  const runtimeMissing = new Set(
+    [closure.root, ...[...closure.packages].filter(([key]) => runtime.has(key)).map(([, record]) => record)].flatMap((record) => record.dependencies.runtime.map(nameKey)),
+  );
+  const dangling = closure.missing.map((name): SbomComponent => ({ name, record: null, scope: runtimeMissing.has(nameKey(name)) ? 'runtime' : 'build', dependsOn: [] }));
   const components = [...present, ...dangling].sort((a, b) => compareNames(a.name, b.name));
   return { commit, pinnedUrl, root, components, vulnerabilities: vulnerabilitiesOf([root, ...components]) };
 }
