@@ -24,7 +24,8 @@ async function checkOutput(out: string): Promise<number> {
     checked += 1;
   };
   const publicDir = paths.public(paths.release(out, (await currentReleaseId(out))!));
-  for (const file of await readdir(join(publicDir, 'api', 'pkgs'))) {
+  // The envelopes and recent commits; per-package folders hold other formats (SBOMs).
+  for (const file of (await readdir(join(publicDir, 'api', 'pkgs'))).filter((name) => name.endsWith('.json'))) {
     expectConforms(file, file === 'recent-commits.json' ? 'RecentCommits' : 'PackageEnvelope', await readFile(join(publicDir, 'api', 'pkgs', file), 'utf8'));
   }
   const objects = new Set<string>();

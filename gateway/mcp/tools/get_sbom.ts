@@ -1,9 +1,8 @@
 /** `get_sbom`: a package's SBOM, the raw document of GET /api/pkgs/{name}/sbom.json, byte for byte (SPEC.md "Tool server"). */
 import { z } from 'zod';
-import { isReservedName } from '../../../src/grammar.ts';
-import { floatingSbom, pinnedSbom } from '../../answers/sbom.ts';
+import { floatingSbom } from '../../answers/sbom.ts';
 import { failureOf, pinnedUrl } from '../failures.ts';
-import { answerBytes, latest, packageAtTip, pinnedAtTip, refuseSha } from '../reads.ts';
+import { answerBytes, latest, packageAtTip, refuseSha } from '../reads.ts';
 import { bytesResult, defineTool } from '../tool.ts';
 import { nameArgument, shaArgument } from './arguments.ts';
 
@@ -28,8 +27,7 @@ export default defineTool({
       return refuseSha(context, state, 'get_sbom', sha, name, (full, canonical) => pinnedUrl(state.release, 'pinned-sbom', { sha: full, name: canonical }, query));
     }
     const canonical = packageAtTip(state.release, name);
-    // A name shadowed by a fixed route has no public file (DECISIONS.md 4): the tip's pinned SBOM is the same document.
-    if (isReservedName(canonical)) return bytesResult(await pinnedAtTip(context, state, pinnedSbom, canonical, { format }));
+    // A document the release holds no file for (a name shadowed by a fixed route, DECISIONS.md 4) is composed by the resolver: the same bytes.
     const result = await floatingSbom({ catalog: context.catalog, release: async () => state.release, params: { name: canonical }, packageKey: null, query: { format } });
     if (result.kind === 'failure') throw failureOf(result, state.release);
     return bytesResult(await answerBytes(context, result));
