@@ -86,6 +86,11 @@ export class Composer {
     };
   }
 
+  /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */
+  get currentAnalysis(): CatalogAnalysis | null {
+    return this.analysis;
+  }
+
   /** Records what one applied commit changed, against the previous state's analysis. */
   note(state: CatalogState, applied: AppliedCommit): void {
     const before = this.analysis;

@@ -3,8 +3,9 @@
  * tree) is written under a temporary name, renamed into place, and `current` is switched to it
  * with an atomic symlink rename. Readers see the old release or the new one, never a mix.
  */
-import { link, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { linkFileTree } from '../src/store/atomic.ts';
 import { serialize } from '../src/serialize.ts';
 import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
@@ -71,7 +72,7 @@ async function writeRelease(out: string, content: ReleaseContent, rows: readonly
 
   const publicDir = paths.public(staging);
   // Hard links: a published file is never written again, so sharing it with the next release is safe.
-  if (base) await linkTree(paths.public(paths.release(out, base.id)), publicDir);
+  if (base) await linkFileTree(paths.public(paths.release(out, base.id)), publicDir);
   for (const row of rows) {
     const writer = WRITERS[row.id];
     if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
@@ -96,25 +97,6 @@ async function writeRelease(out: string, content: ReleaseContent, rows: readonly
   await rename(link, paths.current(out));
   await pruneReleases(out, id);
   return id;
-}
-
-/** Every file under `from`, hard-linked at the same path under `to`. */
-async function linkTree(from: string, to: string): Promise<void> {
-  const entries = await readdir(from, { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => relative(from, join(entry.parentPath, entry.name)));
-  for (let start = 0; start < files.length; start += 64) {
-    await Promise.all(
-      files.slice(start, start + 64).map(async (file) => {
-        const target = join(to, file);
-        const dir = dirname(target);
-        if (!made.has(dir)) {
-          await mkdir(dir, { recursive: true });
-          made.add(dir);
-        }
-        await link(join(from, file), target);
-      }),
-    );
-  }
 }
 
 /** Removes staging leftovers of killed builds and all but the newest releases. */

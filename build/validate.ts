@@ -18,6 +18,7 @@ import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { fillTemplate, SERVED, surface, type SurfaceRow } from '../src/surfaces/registry.ts';
+import { API_ROWS, API_VERSION, exampleValues, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
 
 export class BuildValidationError extends Error {
   readonly problems: string[];
@@ -80,6 +81,38 @@ function fullBundleProblem(text: string): string | null {
   return problems && `the tip's full-bundle does not match the FullBundle schema: ${problems}`;
 }
 
+/**
+ * The OpenAPI document: its version, its path set (the registry's JSON API rows), and each example
+ * of a wire body against the wire schema (the full check, with the OpenAPI validator and linter,
+ * runs in the tests: they are development tools, and take a third of a second).
+ */
+function openApiProblems(text: string): string[] {
+  let document: OpenApiDocument;
+  try {
+    document = JSON.parse(text) as OpenApiDocument;
+  } catch {
+    return ['the OpenAPI document is not JSON'];
+  }
+  const problems: string[] = [];
+  if (document.openapi !== OPENAPI_VERSION || document.info?.version !== API_VERSION) problems.push(`the OpenAPI document is not version ${OPENAPI_VERSION} of API ${API_VERSION}`);
+  const paths = Object.keys(document.paths ?? {}).sort();
+  const rows = API_ROWS.map((row) => row.path).sort();
+  if (JSON.stringify(paths) !== JSON.stringify(rows)) problems.push(`the OpenAPI document's paths are not the registry's JSON API routes: ${paths.join(', ')}`);
+  for (const row of API_ROWS) {
+    for (const [status, response] of Object.entries(document.paths?.[row.path]?.get?.responses ?? {})) {
+      const schemaName = status === '200' ? row.body : Number(status) >= 400 ? 'ErrorBody' : undefined;
+      if (!schemaName) continue;
+      for (const media of Object.values(response.content ?? {})) {
+        for (const example of exampleValues(document, media)) {
+          const problem = wireProblems(schemaName, example);
+          if (problem) problems.push(`the OpenAPI example of ${status} on ${row.path} does not match the ${schemaName} schema: ${problem}`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
 /** The tip's stored bodies of every kind, each against its schema. */
 async function checkStoredKinds(out: string, tip: StateRoot, problems: string[]): Promise<void> {
   for (const [id, body] of [['listing-bundle', tip.listing], ['full-bundle', tip.full]] as const) {
@@ -139,6 +172,10 @@ async function checkPublicTree(
     const owner = rowOfPublicFile(file);
     if (!owner) {
       problems.push(`public/${file} is no surface's file`);
+      continue;
+    }
+    if (owner.row.id === 'openapi') {
+      problems.push(...openApiProblems(await readFile(join(publicDir, file), 'utf8')));
       continue;
     }
     if (!owner.row.body) continue;

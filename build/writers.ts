@@ -8,6 +8,7 @@
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
+import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { packageClosure } from '../src/compose/closure.ts';
 import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
@@ -27,8 +28,10 @@ export interface ReleaseContent {
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
-  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces). */
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces, the OpenAPI server). */
   siteUrl: string;
+  /** Bodies of the tip for the OpenAPI document's examples (src/compose/api-examples.ts). */
+  examples: ApiExamples;
 }
 
 export interface PublicBody {
@@ -90,5 +93,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
       yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };
     }
+  },
+  /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */
+  openapi: function* (content) {
+    yield { params: {}, body: serialize(composeOpenApi({ siteUrl: content.siteUrl, examples: content.examples })) };
   },
 };

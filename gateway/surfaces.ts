@@ -4,7 +4,7 @@
  * fails when a served row has neither, or an entry has no served row.
  */
 import { SERVED } from '../src/surfaces/registry.ts';
-import { latestBundle, packageRecord, recentCommits } from './answers/floating.ts';
+import { latestBundle, openapiDocument, packageRecord, recentCommits } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
 import { toolServerHandler } from './mcp/transport.ts';
@@ -13,6 +13,7 @@ import type { Resolver } from './surface.ts';
 
 export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'recent-commits': recentCommits,
+  openapi: openapiDocument,
   'latest-bundle': latestBundle,
   'listing-bundle': listingBundle,
   'full-bundle': fullBundle,

@@ -13,7 +13,7 @@ import { noCommitsFailure, type Answer, type Failure, type ResolveRequest } from
  * The public file of registry row `id` (with its parameters), as an Answer. A published release
  * never changes, so its files are kept in memory like the write-once objects.
  */
-async function publicFile(catalog: Catalog, release: Release, id: 'package' | 'recent-commits', params: Record<string, string> = {}): Promise<Answer> {
+async function publicFile(catalog: Catalog, release: Release, id: 'package' | 'recent-commits' | 'openapi', params: Record<string, string> = {}): Promise<Answer> {
   const file = fillTemplate(surface(id).publicFile!, params);
   const path = join(paths.public(release.dir), file);
   const bytes = await catalog.writeOnceFile(path);
@@ -26,6 +26,12 @@ export async function packageRecord({ catalog, release, params }: ResolveRequest
   const current = await release();
   if (!current) throw new Error('a package name resolved without a release');
   return publicFile(catalog, current, 'package', { name: params.name });
+}
+
+/** `/api/pkgs/openapi.json`: the document the build prerendered; a failure before anything is published. */
+export async function openapiDocument({ catalog, release }: ResolveRequest): Promise<Answer | Failure> {
+  const current = await release();
+  return current ? publicFile(catalog, current, 'openapi') : noCommitsFailure;
 }
 
 const NO_COMMITS: Answer = { kind: 'bytes', bytes: Buffer.from('[]'), identity: 'no-commits', cacheControl: CACHE.noStore };

@@ -192,12 +192,17 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   return lines.join('\n');
 }
 
-/** The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. */
+/**
+ * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts combine
+ * the values of every rule that matches a path: one rule should match each file, or values would
+ * repeat (same headers) or mix (different ones). A fixed path that a placeholder rule covers is
+ * left to that rule when their headers agree. When they differ (the OpenAPI document's
+ * Cache-Control under `/api/pkgs/:name`) no pattern can leave the fixed file out, so it gets its
+ * own rule after the placeholder's: Netlify takes a header from the later rule, Cloudflare Pages
+ * joins both values (docs/deployment.md).
+ */
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
-  // Hosts combine the values of every rule that matches a path: exactly one rule may match each
-  // file, or values would repeat (same headers) or mix (different ones). A fixed path that a
-  // placeholder rule covers is left to that rule when their headers agree.
   const covering = (path: string) => [...rules.keys()].find((rule) => hostPattern(rule).test(path));
   const placeholders = STATIC_SURFACES.filter((surface) => surface.hostPath.includes(':'));
   for (const surface of [...placeholders, ...STATIC_SURFACES.filter((surface) => !placeholders.includes(surface))]) {
@@ -205,7 +210,8 @@ export function renderHeadersFile(): string {
     const rule = covering(surface.hostPath);
     if (rule === undefined) rules.set(surface.hostPath, headers);
     else if (JSON.stringify(rules.get(rule)) !== JSON.stringify(headers)) {
-      throw new Error(`_headers: ${surface.hostPath} would need two sets of headers (${rule} covers it)`);
+      if (placeholders.includes(surface)) throw new Error(`_headers: ${surface.hostPath} would need two sets of headers (${rule} covers it)`);
+      rules.set(surface.hostPath, headers);
     }
   }
   const lines = [

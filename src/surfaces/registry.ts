@@ -144,7 +144,7 @@ export const SURFACES = [
     cacheControl: CACHE.openapi,
     publicFile: 'api/pkgs/openapi.json',
     openapi: true,
-    served: false,
+    served: true,
     source: 'SPEC.md Endpoints: GET /api/pkgs/openapi.json',
   },
   {

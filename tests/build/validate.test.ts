@@ -37,4 +37,25 @@ describe('validateRelease', () => {
       'the record of curl is missing from public/',
     ]);
   });
+
+  it('names the problems of a damaged OpenAPI document: its version, its path set, an example off its schema', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(repo, STORY);
+    await build(repo, out);
+    const damaged = `${await temporaryDirectory()}/release`;
+    await cp(paths.release(out, (await currentReleaseId(out))!), damaged, { recursive: true });
+    const file = `${paths.public(damaged)}/api/pkgs/openapi.json`;
+    const document = JSON.parse(await readFile(file, 'utf8'));
+    document.info.version = '2.0.0';
+    delete document.paths['/api/pkgs/recent-commits.json'];
+    document.paths['/api/pkgs/{name}.json'].get.responses['200'].content['application/json'].example.package.internalNote = 'x';
+    await writeFile(file, JSON.stringify(document));
+    const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
+    expect((error as BuildValidationError).problems).toEqual([
+      'the OpenAPI document is not version 3.1.0 of API 1.0.0',
+      expect.stringMatching(/^the OpenAPI document's paths are not the registry's JSON API routes: /),
+      'the OpenAPI example of 200 on /api/pkgs/{name}.json does not match the PackageEnvelope schema: package: Unrecognized key: "internalNote"',
+    ]);
+  });
 });

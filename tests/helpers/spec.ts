@@ -58,6 +58,27 @@ export const SPDX_CONTENT_TYPE = 'application/spdx+json; charset=utf-8';
 export const SCHEMA_VERSION = 1;
 
 /**
+ * SPEC.md "JSON endpoints": the twelve routes of the table, which are the OpenAPI document's path
+ * set (Endpoints rule 4), and of them the six sha-pinned ones that need a session (Authentication 1).
+ */
+export const JSON_API_ROUTES = [
+  '/api/pkgs/{name}.json',
+  '/api/pkgs/{name}/sbom.json',
+  '/api/pkgs/{name}/badge.svg',
+  '/api/pkgs/recent-commits.json',
+  '/api/pkgs/bundle/latest.json',
+  '/api/pkgs/bundle/{sha}.json',
+  '/api/pkgs/bundle/{sha}/full.json',
+  '/api/pkgs/bundle/{sha}/diff/{base}.json',
+  '/api/pkgs/bundle/{sha}/{name}/deps.json',
+  '/api/pkgs/bundle/{sha}/{name}/versions.json',
+  '/api/pkgs/bundle/{sha}/{name}/sbom.json',
+  '/api/pkgs/openapi.json',
+] as const;
+
+export const SHA_PINNED_ROUTES = JSON_API_ROUTES.filter((route) => route.startsWith('/api/pkgs/bundle/{sha}'));
+
+/**
  * SPEC.md Limits and "Tool server" 4: "tool request body: 256 KB maximum; larger gives 413". KB is
  * read as 1024 bytes (docs/decisions.md): a body of exactly this many bytes is taken, one more is not.
  */

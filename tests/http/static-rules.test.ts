@@ -49,7 +49,7 @@ describe('static host rules', () => {
       if (file === '/_headers') continue;
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
-      expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
+      expect(surface!.cacheControl).toBe(file === '/api/pkgs/openapi.json' ? CACHE_CONTROL.openapi : CACHE_CONTROL.floating);
       // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
       expect(surface!.contentType).toBe(file.endsWith('/sbom.json') ? CYCLONEDX_CONTENT_TYPE : JSON_CONTENT_TYPE);
     }
@@ -82,11 +82,18 @@ describe('static host rules', () => {
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per path, so a host does not repeat values', () => {
+  it('_headers: one rule per path, so a host does not repeat values; a fixed file of other headers after the rule covering it', () => {
     const rules = parseHeadersFile(renderHeadersFile());
     // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
-    // zlib.json and recent-commits.json (same headers), not zlib/sbom.json.
-    expect([...rules.keys()]).toEqual(['/api/pkgs/:name/sbom.json', '/api/pkgs/:name']);
+    // zlib.json and recent-commits.json (same headers), not zlib/sbom.json; and openapi.json, whose
+    // Cache-Control differs: it has a rule of its own, after.
+    expect([...rules.keys()]).toEqual(['/api/pkgs/:name/sbom.json', '/api/pkgs/:name', '/api/pkgs/openapi.json']);
+    expect(rules.get('/api/pkgs/openapi.json')).toEqual({
+      'Cache-Control': CACHE_CONTROL.openapi,
+      'Content-Type': JSON_CONTENT_TYPE,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+    });
     expect(rules.get('/api/pkgs/:name')).toEqual({
       'Cache-Control': CACHE_CONTROL.floating,
       'Content-Type': JSON_CONTENT_TYPE,
