@@ -136,7 +136,7 @@ async function buildLocked(
 ): Promise<BuildResult> {
   const { out } = options;
   // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
-  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { tipExamples }] = await Promise.all([
+  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { tipExamples }, { readRecentChanges }] = await Promise.all([
     import('./model.ts'),
     import('./composer.ts'),
     import('./objects.ts'),
@@ -144,6 +144,7 @@ async function buildLocked(
     import('./progress.ts'),
     import('../src/compose/diff.ts'),
     import('./examples.ts'),
+    import('./changes.ts'),
   ]);
   const chain = await repo.chain(tip);
   const onChain = new Set(chain);
@@ -216,6 +217,10 @@ async function buildLocked(
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
     examples: await tipExamples(out, tipState, composer, chainInfos, siteUrlOf(options)),
+    transitive: composer.transitive.items,
+    history: tipState.history,
+    recentChanges: await readRecentChanges(out, chainInfos),
+    log,
   });
   return { tip, commits: chain.length, composed, releaseId, diagnostics };
 }

@@ -17,7 +17,7 @@ import { isReservedName, nameKey } from '../src/grammar.ts';
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { wireProblems, type WireName } from '../src/schemas/wire.ts';
-import { fillTemplate, SERVED, surface, type SurfaceRow } from '../src/surfaces/registry.ts';
+import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, SERVED, surface, templateParams } from '../src/surfaces/registry.ts';
 import { API_ROWS, API_VERSION, exampleValues, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
 
 export class BuildValidationError extends Error {
@@ -33,26 +33,6 @@ export class BuildValidationError extends Error {
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
-}
-
-/** Each served row with a public file, and the pattern of its files (template parameters as groups). */
-const PUBLIC_FILES = SERVED.filter((row) => row.publicFile !== undefined).map((row) => {
-  const names: string[] = [];
-  const pattern = row.publicFile!.split(/\{(\w+)\}/).map((part, index) => {
-    if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    names.push(part);
-    return '([^/]+)';
-  });
-  return { row, names, pattern: new RegExp(`^${pattern.join('')}$`) };
-});
-
-/** The registry row whose public file is `file` (a path of public/), with its template parameters. */
-function rowOfPublicFile(file: string): { row: SurfaceRow; params: Record<string, string> } | null {
-  for (const { row, names, pattern } of PUBLIC_FILES) {
-    const match = pattern.exec(file);
-    if (match) return { row, params: Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1])])) };
-  }
-  return null;
 }
 
 /** A JSON body's problems against a wire schema, as one line, or null. */
@@ -167,9 +147,21 @@ async function checkPublicTree(
   for (const name of expectedNames) {
     if (!files.has(fillTemplate(surface('package').publicFile!, { name }))) problems.push(`the record of ${name} is missing from public/`);
   }
+  // The rows this release wrote for its tip (a first release of two carries the previous one's documents: build/publish.ts).
+  const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
+  // Every package has its markdown mirror (reserved names too: they are shadowed under /api/pkgs/ only).
+  if (written.has('package-markdown')) {
+    for (const name of Object.values(names)) {
+      if (!files.has(fillTemplate(surface('package-markdown').publicFile!, { name }))) problems.push(`the markdown mirror of ${name} is missing from public/`);
+    }
+  }
+  // A row whose public file has no parameter is one file every release holds (llms.txt, sitemap.xml, the feeds, ...).
+  for (const row of SERVED) {
+    if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !files.has(row.publicFile)) problems.push(`public/${row.publicFile} is missing`);
+  }
   let recentCount = 0;
   for (const file of files) {
-    const owner = rowOfPublicFile(file);
+    const owner = publicFileOwner(file);
     if (!owner) {
       problems.push(`public/${file} is no surface's file`);
       continue;

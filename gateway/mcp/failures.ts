@@ -34,6 +34,10 @@ export function failureOf(failure: Failure, release: Release): ToolFailure {
       return unknownPackageFailure(release, failure.name);
     case 'no-commits':
       return noCommitsFailure();
+    case 'unknown-advisory':
+      return new ToolFailure(`No advisory ${JSON.stringify(failure.id)} is active at the latest commit. get_advisories lists a package's advisories.`);
+    case 'not-published-yet':
+      return new ToolFailure('This part of the latest commit is still being published. Try the same call again in a few seconds.');
   }
 }
 

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 export interface AtomicWriteOptions {
   /**
@@ -109,12 +109,16 @@ export async function writeFileOnce(file: string, data: string | Uint8Array, opt
 }
 
 /**
- * Every file under `from`, hard-linked at the same relative path under `to` (created as needed).
- * Only for files nobody writes again: a write through either name would change both.
+ * Every file under `from` (those `keep` keeps, by their path relative to `from` with `/`
+ * separators), hard-linked at the same relative path under `to` (created as needed). Only for
+ * files nobody writes again: a write through either name would change both.
  */
-export async function linkFileTree(from: string, to: string): Promise<void> {
+export async function linkFileTree(from: string, to: string, keep: (file: string) => boolean = () => true): Promise<void> {
   const entries = await readdir(from, { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => relative(from, join(entry.parentPath, entry.name)));
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(from, join(entry.parentPath, entry.name)))
+    .filter((file) => keep(file.split(sep).join('/')));
   // One mkdir per directory, shared by the concurrent links into it.
   const made = new Map<string, Promise<unknown>>();
   const directory = (dir: string) => made.get(dir) ?? made.set(dir, mkdir(dir, { recursive: true })).get(dir)!;

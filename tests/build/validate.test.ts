@@ -25,6 +25,8 @@ describe('validateRelease', () => {
     await writeFile(`${paths.public(damaged)}/api/pkgs/openssl.json`, JSON.stringify({ ...openssl, commitSha: shas[0] }));
     await writeFile(`${paths.public(damaged)}/api/pkgs/ZLIB.json`, JSON.stringify({ ...openssl, package: { ...openssl.package, internalNote: 'x' } }));
     await writeFile(`${paths.public(damaged)}/api/pkgs/notes.txt`, 'not a surface');
+    await rm(`${paths.public(damaged)}/pkgs/curl.md`);
+    await rm(`${paths.public(damaged)}/llms.txt`);
     await rm(paths.state(out, shas[2]));
     const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BuildValidationError);
@@ -34,6 +36,8 @@ describe('validateRelease', () => {
       'public/api/pkgs/notes.txt is no surface\'s file',
       'public/api/pkgs/openssl.json is not openssl at the tip',
       'public/api/pkgs/zlib.json does not match the PackageEnvelope schema: schemaVersion: Invalid input: expected 1; commitSha: Invalid string: must match pattern /^[0-9a-f]{40}$/; pushedAt: Invalid input: expected string, received undefined; package: Invalid input: expected object, received undefined',
+      'public/llms.txt is missing',
+      'the markdown mirror of curl is missing from public/',
       'the record of curl is missing from public/',
     ]);
   });

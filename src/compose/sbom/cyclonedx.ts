@@ -24,6 +24,12 @@ import { v5 as uuidv5 } from 'uuid';
 import type { FullAdvisory } from '../../schemas/wire.ts';
 import type { ComponentScope, SbomComponent, SbomSubject, SbomVulnerability } from './subject.ts';
 
+/** A date of the catalog's OSV text; undefined when it is no date (the catalog format asks only for a string, and the library cannot write an invalid one). */
+function dateOf(text: string | null | undefined): Date | undefined {
+  const date = text ? new Date(text) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
 /** The namespace of pkgcat's SBOM serial numbers (a fixed UUID v5 of the URL namespace and "pkgcat"). */
 const SERIAL_NAMESPACE = uuidv5('https://pkgcat.dev/sbom', uuidv5.URL);
 
@@ -102,8 +108,8 @@ function vulnerabilityOf({ advisory, affects }: SbomVulnerability): Models.Vulne
     description: advisory.summary ?? undefined,
     detail: advisory.details ?? undefined,
     recommendation: recommendationOf(affects),
-    published: advisory.published ? new Date(advisory.published) : undefined,
-    updated: new Date(advisory.modified),
+    published: dateOf(advisory.published),
+    updated: dateOf(advisory.modified),
   });
   vulnerability.ratings.add(ratingOf(advisory));
   for (const alias of advisory.aliases) vulnerability.references.add(new Models.Vulnerability.Reference(alias, new Models.Vulnerability.Source({ name: alias.startsWith('CVE-') ? 'NVD' : 'OSV' })));
