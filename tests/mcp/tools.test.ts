@@ -170,10 +170,24 @@ describe('get_package_versions and get_dependencies', () => {
 
 describe('get_advisories', () => {
   it('gives the direct advisories and the transitive ones unless include_transitive is false', async () => {
+    // The fixture's tip: PKGCAT-TEST-0002 is active on openssl, which curl depends on.
     const all = json<Record<string, unknown>>(await success('get_advisories', { name: 'Curl' }, 'AdvisoriesResult'));
-    expect(all).toEqual({ schemaVersion: SCHEMA_VERSION, commitSha: tip(), pushedAt: expect.any(String), name: 'curl', advisories: [], transitiveAdvisories: [] });
+    expect(all).toEqual({
+      schemaVersion: SCHEMA_VERSION,
+      commitSha: tip(),
+      pushedAt: expect.any(String),
+      name: 'curl',
+      advisories: [],
+      transitiveAdvisories: [{ advisoryId: 'PKGCAT-TEST-0002', culpritPath: ['curl', 'openssl'] }],
+    });
     const direct = json<Record<string, unknown>>(await success('get_advisories', { name: 'curl', include_transitive: false }, 'AdvisoriesResult'));
     expect(Object.keys(direct)).not.toContain('transitiveAdvisories');
+    const openssl = json<{ advisories: { id: string; severity: string; fixedIn: string[] }[]; transitiveAdvisories: unknown[] }>(await success('get_advisories', { name: 'openssl' }));
+    expect(openssl.advisories.map(({ id, severity, fixedIn }) => ({ id, severity, fixedIn }))).toEqual([{ id: 'PKGCAT-TEST-0002', severity: 'medium', fixedIn: ['3.0.1'] }]);
+    expect(openssl.transitiveAdvisories).toEqual([]);
+    expect(json<{ transitiveAdvisories: unknown[] }>(await success('get_advisories', { name: 'plugin-07' })).transitiveAdvisories).toEqual([
+      { advisoryId: 'PKGCAT-TEST-0002', culpritPath: ['plugin-07', 'curl', 'openssl'] },
+    ]);
     expect(await failure('get_advisories', { name: 'zlip' })).toMatch(/Closest names: zlib\./);
   });
 });
@@ -294,12 +308,12 @@ describe('a new commit', () => {
   it('is seen by the next call', async () => {
     const [newTip] = await appendCommits(context.fx.repo, [
       {
-        message: 'Publish PKGCAT-TEST-0002 for curl\n',
+        message: 'Publish PKGCAT-TEST-0003 for curl\n',
         time: hour(200),
         files: {
           ...pkg('plugin-31', '0.1.0', { dependencies: { runtime: ['plugin-01'] } }),
-          'advisories/PKGCAT-TEST-0002.json': {
-            id: 'PKGCAT-TEST-0002',
+          'advisories/PKGCAT-TEST-0003.json': {
+            id: 'PKGCAT-TEST-0003',
             modified: '2026-01-09T00:00:00Z',
             published: '2026-01-09T00:00:00Z',
             summary: 'Header injection (fixture)',
@@ -317,11 +331,13 @@ describe('a new commit', () => {
     expect(await success('get_package', { name: 'plugin-31' })).toBe(await httpBody('/api/pkgs/plugin-31.json'));
     const critical = await search({ severity: 'critical' });
     expect({ commitSha: critical.commitSha, names: names(critical) }).toEqual({ commitSha: newTip, names: ['curl'] });
-    expect((await search({ severity: 'high' })).total).toBe(0);
-    expect(json<{ transitiveAdvisories: unknown }>(await success('get_advisories', { name: 'plugin-31' })).transitiveAdvisories).toEqual([
-      { advisoryId: 'PKGCAT-TEST-0002', culpritPath: ['plugin-31', 'plugin-01', 'curl'] },
+    expect(names(await search({ severity: 'medium' }))).toEqual(['openssl']);
+    const transitive = json<{ transitiveAdvisories: { advisoryId: string }[] }>(await success('get_advisories', { name: 'plugin-31' })).transitiveAdvisories;
+    expect([...transitive].sort((a, b) => a.advisoryId.localeCompare(b.advisoryId))).toEqual([
+      { advisoryId: 'PKGCAT-TEST-0002', culpritPath: ['plugin-31', 'plugin-01', 'curl', 'openssl'] },
+      { advisoryId: 'PKGCAT-TEST-0003', culpritPath: ['plugin-31', 'plugin-01', 'curl'] },
     ]);
-    expect(json<{ advisories: { id: string }[] }>(await success('get_advisories', { name: 'curl' })).advisories.map((advisory) => advisory.id)).toEqual(['PKGCAT-TEST-0002']);
+    expect(json<{ advisories: { id: string }[] }>(await success('get_advisories', { name: 'curl' })).advisories.map((advisory) => advisory.id)).toEqual(['PKGCAT-TEST-0003']);
   });
 });
 
