@@ -215,6 +215,50 @@ export const VersionHistory = z
   })
   .meta({ id: 'VersionHistory' });
 
+/** A package as `search_packages` lists it: the listing tier, kept small (no description, no stars). */
+export const SearchHit = z
+  .strictObject({
+    name: packageName,
+    version: z.string(),
+    license: z.string().describe('SPDX license expression, as the catalog gives it.'),
+    categories: z.array(z.string()),
+    advisories: z.array(SlimAdvisory).describe('Active direct advisories.'),
+    maxSeverity: Severity.nullable().describe('The highest severity among `advisories`; null when there are none.'),
+  })
+  .meta({ id: 'SearchHit' });
+
+/** The `search_packages` tool's result. */
+export const SearchResult = z
+  .strictObject({
+    schemaVersion,
+    commitSha: sha.describe('The commit searched: the latest on main when the call was made.'),
+    pushedAt: timestamp,
+    total: z.number().int().min(0).describe('How many packages match, whatever `limit` and `offset` say.'),
+    offset: z.number().int().min(0).describe('Index of the first match in `packages` among all matches.'),
+    packages: z.array(SearchHit).describe('The matches from `offset` on, at most `limit` of them, in the documented order.'),
+  })
+  .meta({ id: 'SearchResult' });
+
+/** The `get_advisories` tool's result. */
+export const AdvisoriesResult = z
+  .strictObject({
+    schemaVersion,
+    commitSha: sha,
+    pushedAt: timestamp,
+    name: packageName,
+    advisories: z.array(FullAdvisory).describe('Active direct advisories of the package itself.'),
+    transitiveAdvisories: z
+      .array(TransitiveAdvisory)
+      .optional()
+      .describe('Active advisories reached through build and runtime dependencies, one entry per advisory, with a shortest path from this package to the culprit; absent when `include_transitive` is false.'),
+  })
+  .meta({ id: 'AdvisoriesResult' });
+
+/** The `list_catalog_commits` tool's result. */
+export const CommitsResult = z
+  .strictObject({ schemaVersion, commits: z.array(CommitInfo).describe('Distinct commits of main, newest first.') })
+  .meta({ id: 'CommitsResult' });
+
 export const ErrorBody = z
   .strictObject({
     error: z.string().describe('A stable code: `not_found`, `auth_required`, `ambiguous sha`, `method_not_allowed`, `internal`, ...'),
@@ -266,6 +310,9 @@ export const WIRE = {
   VersionHistory,
   ErrorBody,
   Health,
+  SearchResult,
+  AdvisoriesResult,
+  CommitsResult,
 } as const;
 
 export type WireName = keyof typeof WIRE;
@@ -285,6 +332,10 @@ export type Dependencies = z.infer<typeof Dependencies>;
 export type VersionHistory = z.infer<typeof VersionHistory>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
 export type Health = z.infer<typeof Health>;
+export type SearchHit = z.infer<typeof SearchHit>;
+export type SearchResult = z.infer<typeof SearchResult>;
+export type AdvisoriesResult = z.infer<typeof AdvisoriesResult>;
+export type CommitsResult = z.infer<typeof CommitsResult>;
 
 /**
  * Checks a parsed body against a wire schema. Returns null when it conforms, else one line

@@ -227,9 +227,9 @@ export const SURFACES = [
     method: 'POST',
     family: 'tool',
     contentType: CONTENT_TYPE.json,
-    cacheControl: CACHE.pinned,
+    cacheControl: CACHE.tool,
     openapi: false,
-    served: false,
+    served: true,
     source: 'SPEC.md Tool server: POST /api/mcp',
   },
 ] as const satisfies readonly SurfaceRow[];

@@ -92,3 +92,23 @@ export const JSON_API_ROUTES = [
 
 export const SHA_PINNED_ROUTES = JSON_API_ROUTES.filter((route) => route.startsWith('/api/pkgs/bundle/{sha}'));
 
+/**
+ * SPEC.md Limits and "Tool server" 4: "tool request body: 256 KB maximum; larger gives 413". KB is
+ * read as 1024 bytes (docs/decisions.md): a body of exactly this many bytes is taken, one more is not.
+ */
+export const TOOL_BODY_LIMIT_BYTES = 256 * 1024;
+
+/** SPEC.md Versioning 3: the tool server reports its version as `<schemaVersion>.0.0`. */
+export const TOOL_SERVER_VERSION = `${SCHEMA_VERSION}.0.0`;
+
+/** SPEC.md "Tool server", Tools: the eight tools. */
+export const TOOL_NAMES = [
+  'search_packages',
+  'get_package',
+  'get_package_versions',
+  'get_advisories',
+  'get_dependencies',
+  'get_sbom',
+  'list_catalog_commits',
+  'diff_catalog',
+] as const;
