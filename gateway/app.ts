@@ -1,12 +1,13 @@
 /**
  * The gateway as an Express app, without `listen` (server.ts listens; tests drive the app over
- * real HTTP). Order: security headers, /auth (with its session), the method guard, the route
- * table, 404, the one error handler.
+ * real HTTP). Order: security headers, /healthz, /auth (with its session), the method guard, the
+ * route table, 404, the one error handler.
  */
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
-import { errorHandler, unknownPath } from './errors.ts';
+import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
+import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
 import { methodGuard, surfaceRouter } from './routes.ts';
 import { servedSurfaces } from './surfaces.ts';
 
@@ -26,6 +27,10 @@ export interface GatewayOptions {
    * Bodies that are files leave with `X-Accel-Redirect: <prefix>/<path in out>` and no bytes (accel.ts).
    */
   accelRedirect?: string;
+  /** The builds this process runs, for `/healthz` (`serve --repo`'s follower); absent: none. */
+  buildStatus?: () => BuildStatus | null;
+  /** The clock of `/healthz` (ms since the epoch); tests inject one. */
+  now?: () => number;
 }
 
 /** `trust proxy` as Express wants it: booleans and hop counts typed, anything else (addresses, names) as is. */
@@ -56,6 +61,8 @@ export function createApp(options: GatewayOptions): express.Express {
   app.set('case sensitive routing', true);
 
   app.use(noSniff);
+  app.get(HEALTH_PATH, healthRoute({ out: options.out, releases: catalog.releases, buildStatus: options.buildStatus, now: options.now ?? Date.now }));
+  app.all(HEALTH_PATH, (_req, _res, next) => next(methodNotAllowed('GET, HEAD')));
   app.use('/auth', options.auth.sessionMiddleware, options.auth.router);
   const routes = servedSurfaces();
   app.use(methodGuard(routes));

@@ -2,13 +2,14 @@
  * `pkgcat serve`'s gateway: the session store, the cookie secret, the auth gate and the app,
  * listening. Every setting arrives as an argument; nothing here reads the environment.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
 import { createApp } from './app.ts';
+import type { BuildStatus } from './health.ts';
 
 export interface ServerOptions {
   out: string;
@@ -27,13 +28,24 @@ export interface ServerOptions {
   siteUrl?: string;
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
+  /** The builds this process runs, for `/healthz` (GatewayOptions.buildStatus). */
+  buildStatus?: () => BuildStatus | null;
+  /** The clock of `/healthz` (GatewayOptions.now); tests inject one. */
+  now?: () => number;
   log?: (line: string) => void;
 }
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
-  close(): Promise<void>;
+  /** Requests being answered now. */
+  inFlight(): number;
+  /**
+   * Stops accepting connections and lets the requests in flight finish (each connection is closed
+   * once its response is sent), then closes the session store. Connections still open after
+   * `graceMs` (a client reading very slowly) are cut. Default grace: none needed by an idle server.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 function urlHost(host: string): string {
@@ -62,6 +74,62 @@ export class ListenError extends Error {
   }
 }
 
+/**
+ * Closing without losing a request. `server.close()` would not do: it also destroys every
+ * connection Node deems idle, and in Node 24 that includes one whose response has called `end()`
+ * while its bytes still wait in the socket (a large body to a slow reader), so that body would be
+ * cut. So: stop listening (net.Server's close, without that sweep); close each connection once no
+ * response on it is in flight (`finish`: every byte handed to the system), gently (`end()`); once
+ * closing, every new response says `Connection: close`. After the grace period, cut what is left.
+ */
+function drain(server: Server): { readonly inFlight: number; close(graceMs: number): Promise<void> } {
+  /** Responses in flight on each open connection. */
+  const active = new Map<Socket, number>();
+  let inFlight = 0;
+  let closing = false;
+  const endIfIdle = (socket: Socket) => {
+    if (closing && (active.get(socket) ?? 0) === 0) socket.end();
+  };
+  server.on('connection', (socket: Socket) => {
+    active.set(socket, 0);
+    socket.once('close', () => active.delete(socket));
+  });
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    inFlight += 1;
+    active.set(socket, (active.get(socket) ?? 0) + 1);
+    if (closing) res.setHeader('Connection', 'close');
+    let done = false;
+    const settle = () => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+      if (active.has(socket)) active.set(socket, active.get(socket)! - 1);
+      endIfIdle(socket);
+    };
+    res.once('finish', settle);
+    res.once('close', settle);
+  });
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    close(graceMs) {
+      closing = true;
+      return new Promise<void>((resolve) => {
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        cut.unref();
+        // Calls back once every connection has closed.
+        net.Server.prototype.close.call(server, () => {
+          clearTimeout(cut);
+          resolve();
+        });
+        for (const socket of active.keys()) endIfIdle(socket);
+      });
+    },
+  };
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const accelRedirect = options.accelRedirect ? accelPrefix(options.accelRedirect) : undefined;
   const secret = options.sessionSecret
@@ -69,7 +137,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     : await loadOrCreateSecret(join(options.sessionDir, 'session-secret'));
   const store = await createSessionStore({ redisUrl: options.redisUrl, sqlitePath: join(options.sessionDir, 'sessions.db') });
   try {
-    const auth = createAuth({ usersFile: options.usersFile, store, secret });
+    // With Redis, the sign-in limiter counts on it too: every gateway sees the same failures.
+    const auth = createAuth({ usersFile: options.usersFile, store, secret, loginRateLimit: { store: store.loginCounters } });
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       const failed = (error: NodeJS.ErrnoException) => {
@@ -86,17 +155,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
-    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, log: options.log }));
+    const draining = drain(server);
+    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, buildStatus: options.buildStatus, now: options.now, log: options.log }));
     let closing: Promise<void> | null = null;
     return {
       url,
-      close() {
+      inFlight: () => draining.inFlight,
+      close({ graceMs = 30_000 } = {}) {
         closing ??= (async () => {
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            // Idle keep-alive sockets would hold close() open; requests in flight still finish.
-            server.closeIdleConnections();
-          });
+          await draining.close(graceMs);
           await store.close();
         })();
         return closing;

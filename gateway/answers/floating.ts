@@ -11,19 +11,25 @@ import type { QueryValues } from '../../src/surfaces/query.ts';
 import { fillTemplate, publicFileFor, queryDefault, surface, type SurfaceId } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
-import { noCommitsFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
+import { noCommitsFailure, notPublishedYetFailure, unknownAdvisoryFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 /**
  * The public file of registry row `id` (with its parameters; the variant file of `query` when it
- * has one), as an Answer. A published release never changes, so its files are kept in memory like
- * the write-once objects.
+ * has one), as an Answer; null when the release has no such file. A published release never
+ * changes, so its files are kept in memory like the write-once objects.
  */
-async function publicFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}, query: QueryValues = {}): Promise<Answer> {
+async function releaseFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}, query: QueryValues = {}): Promise<Answer | null> {
   const file = fillTemplate(publicFileFor(surface(id), query), params);
   const path = join(paths.public(release.dir), file);
   const bytes = await catalog.writeOnceFile(path);
-  if (!bytes) throw new Error(`${path} is missing from the release`);
-  return { kind: 'bytes', bytes, identity: `release:${release.id}:${file}`, file: path };
+  return bytes && { kind: 'bytes', bytes, identity: `release:${release.id}:${file}`, file: path };
+}
+
+/** The public file of registry row `id`, which every release has. */
+async function publicFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}): Promise<Answer> {
+  const answer = await releaseFile(catalog, release, id, params);
+  if (!answer) throw new Error(`${fillTemplate(surface(id).publicFile!, params)} is missing from release ${release.id}`);
+  return answer;
 }
 
 /** `/api/pkgs/{name}.json`: `name` is already the canonical spelling of a package at the tip (params.ts). */
@@ -35,20 +41,28 @@ export async function packageRecord({ catalog, release, params }: ResolveRequest
 
 /**
  * `/api/pkgs/{name}/badge.svg`: the build's file for the default style and label (of either
- * metric), else drawn from the tip's record, the one the file and the package JSON come from.
+ * metric), else drawn from the tip's record, the one the file and the package JSON come from. The
+ * first of a commit's two releases has no badge files yet (build/writers.ts DEFERRED_ROWS): drawn too.
  */
 export async function packageBadge({ catalog, release, params, query }: ResolveRequest): Promise<Answer> {
   const current = await release();
   if (!current?.info.tip) throw new Error('a package name resolved without a release');
   const options = badgeOptions(query);
   if (options.style === queryDefault(surface('package-badge'), 'style') && options.label === '') {
-    return publicFile(catalog, current, 'package-badge', { name: params.name }, query);
+    const file = await releaseFile(catalog, current, 'package-badge', { name: params.name }, query);
+    if (file) return file;
   }
   const root = await catalog.stateRoot(current.info.tip.sha);
   const record = root && (await catalog.record(root, nameKey(params.name)));
   if (!record) throw new Error(`${params.name} is in release ${current.id} but has no record at its tip`);
   const bytes = Buffer.from(composeBadge(record, options), 'utf8');
   return { kind: 'bytes', bytes, identity: `badge:${contentHash(bytes)}` };
+}
+
+/** `/api/pkgs/openapi.json`: the document the build prerendered; a failure before anything is published. */
+export async function openapiDocument({ catalog, release }: ResolveRequest): Promise<Answer | Failure> {
+  const current = await release();
+  return current ? publicFile(catalog, current, 'openapi') : noCommitsFailure;
 }
 
 const NO_COMMITS: Answer = { kind: 'bytes', bytes: Buffer.from('[]'), identity: 'no-commits', cacheControl: CACHE.noStore };
@@ -77,4 +91,34 @@ export async function latestBundle({ release }: ResolveRequest): Promise<Answer 
   const tip = (await release())?.info.tip;
   if (!tip) return noCommitsFailure;
   return { kind: 'redirect', status: 302, location: fillTemplate(surface('listing-bundle').path, { sha: tip.sha }), cacheControl: CACHE.alias };
+}
+
+/**
+ * A document of the release with no parameter but a package name (llms.txt, the sitemap, the
+ * feeds, `/pkgs/{name}.md`): `name` is already the canonical spelling of a package at the tip
+ * (params.ts), so `/pkgs/ZLIB.md` answers zlib's mirror, as `/api/pkgs/ZLIB.json` answers its record.
+ */
+export function releaseDocument(id: 'advisory-feed' | 'changes-feed' | 'package-markdown' | 'llms-txt' | 'llms-full-txt' | 'sitemap') {
+  return async ({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> => {
+    const current = await release();
+    if (!current?.info.tip) return noCommitsFailure;
+    if (!writtenBy(current, id)) return (await releaseFile(catalog, current, id, params)) ?? notPublishedYetFailure;
+    return publicFile(catalog, current, id, params);
+  };
+}
+
+/** `/advisories/{id}.md`: the mirror of an advisory active at the tip; ids are exact (case matters, as in the catalog's file names). */
+export async function advisoryMarkdown({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> {
+  const current = await release();
+  if (!current?.info.tip) return noCommitsFailure;
+  const answer = await releaseFile(catalog, current, 'advisory-markdown', { id: params.id });
+  return answer ?? (writtenBy(current, 'advisory-markdown') ? unknownAdvisoryFailure(params.id) : notPublishedYetFailure);
+}
+
+/**
+ * Whether `release` holds row `id`'s files of its own tip. The first of a commit's two releases
+ * holds the previous commit's documents (build/publish.ts): a file it lacks comes in a moment.
+ */
+function writtenBy(release: Release, id: SurfaceId): boolean {
+  return release.info.publicSurfaces?.includes(id) ?? true;
 }

@@ -8,16 +8,16 @@
  * into every release (build/publish.ts); nothing here reads or writes files.
  *
  * What a static host cannot do, and the gateway does (docs/deployment.md): other spellings of a
- * name (DECISIONS.md 4), query values that have no file (`?limit=` on recent commits, a badge's
- * `?style=` and `?label=`), and everything behind a session. The `gateway` flavour of the nginx
- * include sends those requests to a named location of the operator's (`@pkgcat_gateway`, a
- * `proxy_pass` to the gateways); the standalone flavour answers them with the gateway's 404
- * headers, or the file of the defaults. Query values that do have a file (a registry parameter
- * with `variantFiles`: a badge's `?metric=advisories`) are rewritten to it by both flavours.
+ * name (DECISIONS.md 4), query values that have no file (`?limit=` on recent commits, an SBOM's
+ * `?format=`, a badge's `?style=` and `?label=`), and everything behind a session. The `gateway`
+ * flavour of the nginx include sends those requests to a named location of the operator's
+ * (`@pkgcat_gateway`, a `proxy_pass` to the gateways); the standalone flavour answers them with
+ * the gateway's 404 headers, or the file of the defaults. Query values that do have a file (a
+ * registry parameter with `variantFiles`: a badge's `?metric=advisories`) are rewritten to it by both flavours.
  */
 import { CACHE } from './cache-control.ts';
 import { CONTENT_TYPE } from './content-types.ts';
-import { publicFileTemplates, SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
+import { fillTemplate, publicFileTemplates, SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
 
 /** One kind of file in `public/`: how a static host must serve it (derived from a registry row). */
 export interface StaticSurface {
@@ -29,13 +29,18 @@ export interface StaticSurface {
   readonly pattern: RegExp;
   /** nginx `location` arguments matching exactly those paths. */
   readonly nginxLocation: string;
-  /** `_headers` path pattern (`:placeholder` for a template parameter's segment). A rule also matching another surface's paths must have the same headers. */
+  /**
+   * `_headers` path pattern (hostPathOf): the URL path with each parameter as a `:placeholder`
+   * (one segment, on Netlify and Cloudflare Pages alike), or, for a parameter with text around it in
+   * its segment, as a `*` splat keeping that text (`/pkgs/*.md`) when the splat matches no other
+   * row's files. Rows sharing one must have the same headers.
+   */
   readonly hostPath: string;
   readonly contentType: string;
   readonly cacheControl: string;
   /**
-   * Query parameters only the gateway answers (recent commits' `limit`, a badge's `style` and
-   * `label`): the `gateway` flavour sends a request with one of them to the gateway.
+   * Query parameters only the gateway answers (recent commits' `limit`, an SBOM's `format`, a
+   * badge's `style` and `label`): the `gateway` flavour sends a request with one of them to the gateway.
    */
   readonly gatewayQuery: readonly string[];
   /**
@@ -51,57 +56,69 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** `^...$` matching the URL paths of `template`: each parameter one path segment or part of one, captured when asked. */
 const templateRegExp = (template: string, capture: boolean) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join(capture ? '([^/]+)' : '[^/]+')}$`;
 
-/** The `_headers` path of `template`: a segment holding a parameter becomes a `:placeholder` (it matches that whole segment). */
-const hostPathOf = (template: string) =>
-  template
-    .split('/')
-    .map((segment) => {
-      const parameter = /\{(\w+)\}/.exec(segment);
-      return parameter ? `:${parameter[1]}` : segment;
-    })
-    .join('/');
-
 /** `template` with its parameters replaced by `$1`, `$2`... in order (an nginx `rewrite` replacement). */
 const numbered = (template: string) => {
   let index = 0;
   return template.replace(/\{\w+\}/g, () => `$${++index}`);
 };
 
+/** `template` with each parameter's segment as a `:placeholder` (one segment, on Netlify and Cloudflare Pages alike). */
+const placeholdersOf = (template: string) =>
+  template
+    .split('/')
+    .map((segment) => (segment.includes('{') ? `:${templateParams(segment)[0]}` : segment))
+    .join('/');
+
+/**
+ * The `_headers` pattern of the public URL template `path`. A placeholder takes a whole segment, so
+ * `/pkgs/:name` would also match `/pkgs/advisories.xml` (and a page's `/pkgs/zlib`); a splat keeps
+ * the text around the parameter (`/pkgs/*.md`) but may cross segments, so `/api/pkgs/*.json` would
+ * also match `/api/pkgs/zlib/sbom.json`. The splat is taken when it matches no other public file's
+ * path (`others`); else the placeholders.
+ */
+function hostPathOf(path: string, others: readonly string[]): string {
+  const placeholders = placeholdersOf(path);
+  const parameters = templateParams(path);
+  // Cloudflare Pages takes one splat per rule; a segment that is only its parameter gains nothing from one.
+  if (parameters.length !== 1 || path.split('/').includes(`{${parameters[0]}}`)) return placeholders;
+  const splat = path.replace(/\{\w+\}/, '*');
+  const samples = others.filter((other) => other !== path).map((other) => fillTemplate(other, Object.fromEntries(templateParams(other).map((name) => [name, 'x']))));
+  return samples.some((sample) => hostPattern(splat).test(sample)) ? placeholders : splat;
+}
+
 /** The static rules of each public file of one registry row (its own, then its variants), whose public file is its URL path. */
-function staticSurfaces(row: SurfaceRow): StaticSurface[] {
+function staticSurfaces(row: SurfaceRow, allFiles: readonly string[]): StaticSurface[] {
   const path = `/${row.publicFile}`;
   if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
   const files = publicFileTemplates(row);
   const variantParameters = new Set(files.flatMap((file) => Object.keys(file.query)));
-  const surfaceOf = (template: string, id: string, own: boolean): StaticSurface => {
-    const url = `/${template}`;
+  return files.map((file, index): StaticSurface => {
+    const url = `/${file.template}`;
     const source = templateRegExp(url, false);
+    const own = index === 0;
     return {
-      id,
+      id: own ? row.id : `${row.id}?${Object.entries(file.query).map(([name, value]) => `${name}=${value}`).join('&')}`,
       source: row.source,
       pattern: new RegExp(source),
       nginxLocation: templateParams(url).length === 0 ? `= ${url}` : `~ ${source}`,
-      hostPath: hostPathOf(url),
+      hostPath: hostPathOf(url, allFiles),
       contentType: row.contentType,
       cacheControl: row.cacheControl,
       // A variant file answers its own query; the rest of a request's query goes with it, unanswered.
       gatewayQuery: own ? (row.query ?? []).map((query) => query.name).filter((name) => !variantParameters.has(name)) : [],
       variants: own
-        ? files.slice(1).flatMap((file) =>
-            Object.entries(file.query).map(([name, value]) => ({
-              parameter: name,
+        ? files.slice(1).flatMap((variant) =>
+            Object.entries(variant.query).map(([parameter, value]) => ({
+              parameter,
               value,
-              file: `/${file.template}`,
+              file: `/${variant.template}`,
               from: templateRegExp(url, true),
-              to: numbered(`/${file.template}`),
+              to: numbered(`/${variant.template}`),
             })),
           )
         : [],
     };
-  };
-  return files.map((file, index) =>
-    surfaceOf(file.template, index === 0 ? row.id : `${row.id}?${Object.entries(file.query).map(([name, value]) => `${name}=${value}`).join('&')}`, index === 0),
-  );
+  });
 }
 
 /**
@@ -109,7 +126,9 @@ function staticSurfaces(row: SurfaceRow): StaticSurface[] {
  * registry's served rows, and their variants. tests/http/static-rules.test.ts fails when a file of
  * a build matches no row.
  */
-export const STATIC_SURFACES: readonly StaticSurface[] = SERVED.filter((row) => row.publicFile !== undefined).flatMap(staticSurfaces);
+const PUBLIC_ROWS = SERVED.filter((row) => row.publicFile !== undefined);
+const PUBLIC_URLS = PUBLIC_ROWS.flatMap((row) => publicFileTemplates(row).map((file) => `/${file.template}`));
+export const STATIC_SURFACES: readonly StaticSurface[] = PUBLIC_ROWS.flatMap((row) => staticSurfaces(row, PUBLIC_URLS));
 
 /** Headers every anonymous file carries besides its Content-Type and Cache-Control (gateway/app.ts, gateway/send.ts). */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
@@ -246,36 +265,27 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   return lines.join('\n');
 }
 
-/** What a `_headers` path pattern matches (Netlify's and Cloudflare's rules: `*` anything, `:placeholder` one segment). */
-function hostPathRegExp(hostPath: string): RegExp {
-  const segments = hostPath.split('/').map((segment) => (segment === '*' ? '.*' : segment.startsWith(':') ? '[^/]+' : escapeRegExp(segment)));
-  return new RegExp(`^${segments.join('/')}$`);
-}
-
 /**
- * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts apply
- * every rule that matches a path and join repeated headers with commas, so each file must match
- * exactly one rule: a surface whose files another rule with the same headers covers adds none
- * (recent commits under `/api/pkgs/:name`), and one with other headers is an error here.
+ * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts combine
+ * the values of every rule that matches a path: one rule should match each file, or values would
+ * repeat (same headers) or mix (different ones). A fixed path that a placeholder or splat rule covers is
+ * left to that rule when their headers agree. When they differ (the OpenAPI document's
+ * Cache-Control under `/api/pkgs/:name`) no pattern can leave the fixed file out, so it gets its
+ * own rule after the placeholder's: Netlify takes a header from the later rule, Cloudflare Pages
+ * joins both values (docs/deployment.md).
  */
 export function renderHeadersFile(): string {
-  const rules = new Map<string, { matches: RegExp; headers: Record<string, string> }>();
-  const headersOf = (surface: StaticSurface) => ({ 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS });
-  const sampleOf = (surface: StaticSurface) => surface.hostPath.replace(/:\w+/g, 'sample');
-  for (const surface of STATIC_SURFACES) {
-    const headers = headersOf(surface);
-    const seen = rules.get(surface.hostPath);
-    if (seen && JSON.stringify(seen.headers) !== JSON.stringify(headers)) throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
-    rules.set(surface.hostPath, { matches: hostPathRegExp(surface.hostPath), headers });
-  }
-  for (const surface of STATIC_SURFACES) {
-    const sample = sampleOf(surface);
-    const others = [...rules].filter(([path, rule]) => path !== surface.hostPath && rule.matches.test(sample));
-    if (others.length === 0) continue;
-    if (others.some(([, rule]) => JSON.stringify(rule.headers) !== JSON.stringify(headersOf(surface)))) {
-      throw new Error(`_headers: the files of ${surface.id} match rules with other headers`);
+  const rules = new Map<string, Record<string, string>>();
+  const covering = (path: string) => [...rules.keys()].find((rule) => hostPattern(rule).test(path));
+  const placeholders = STATIC_SURFACES.filter((surface) => /[:*]/.test(surface.hostPath));
+  for (const surface of [...placeholders, ...STATIC_SURFACES.filter((surface) => !placeholders.includes(surface))]) {
+    const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
+    const rule = covering(surface.hostPath);
+    if (rule === undefined) rules.set(surface.hostPath, headers);
+    else if (JSON.stringify(rules.get(rule)) !== JSON.stringify(headers)) {
+      if (placeholders.includes(surface)) throw new Error(`_headers: ${surface.hostPath} would need two sets of headers (${rule} covers it)`);
+      rules.set(surface.hostPath, headers);
     }
-    rules.delete(surface.hostPath);
   }
   const lines = [
     '# Generated by `pkgcat build` (src/http/static-rules.ts) from the gateway\'s Cache-Control table',
@@ -283,13 +293,19 @@ export function renderHeadersFile(): string {
     '# is this directory. Sha-pinned bundles, /auth/ and /api/pkgs/bundle/latest.json belong to the gateway.',
     '# A static host of this kind does not look at query strings: each URL answers its defaults. Other',
     '# query values that have a file of their own are served at that file\'s path:',
-    ...STATIC_SURFACES.flatMap((surface) => surface.variants.map((variant) => `#   ${surface.hostPath}?${variant.parameter}=${variant.value} -> ${hostPathOf(variant.file)}`)),
+    ...STATIC_SURFACES.flatMap((surface) => surface.variants.map((variant) => `#   ${surface.hostPath}?${variant.parameter}=${variant.value} -> ${placeholdersOf(variant.file)}`)),
   ];
-  for (const [path, { headers }] of rules) {
+  for (const [path, headers] of rules) {
     lines.push(path);
     for (const [name, value] of Object.entries(headers)) lines.push(`  ${name}: ${value}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The paths a `_headers` rule matches (`:placeholder`: one segment; `*`: anything, `/` included). */
+function hostPattern(rule: string): RegExp {
+  const segment = (text: string) => (text.startsWith(':') ? '[^/]+' : text.split('*').map(escapeRegExp).join('.*'));
+  return new RegExp(`^${rule.split('/').map(segment).join('/')}$`);
 }
 
 /** Headers the gateway sets on an X-Accel-Redirect answer that nginx does not carry over by itself (it keeps Content-Type and Cache-Control). */

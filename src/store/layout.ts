@@ -15,6 +15,8 @@
  *   <out>/build/                         the build's private state (checkpoints, temp files)
  *   <out>/cache/bodies/                  the gateway's X-Accel-Redirect mode: bodies that are no one
  *                                        file (bundles, compressed copies), written once on first request
+ *   <out>/cache/sboms/<sha>/<key>.<format>.json
+ *                                        sha-pinned SBOMs, composed on first request, write-once
  */
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
@@ -126,10 +128,10 @@ export interface ReleaseInfo {
   /** The public address of the site the release was built for (absolute URLs in sitemaps, feeds, SBOM namespaces). */
   siteUrl: string;
   /**
-   * The kinds of file its `public/` holds (surfaces/registry.ts publicFiles): a pkgcat that
-   * publishes other kinds republishes the tip (absent in releases of versions before it was kept).
+   * The registry rows whose files `public/` holds (src/surfaces/registry.ts PUBLIC_SURFACE_IDS):
+   * a pkgcat that publishes more surfaces republishes an unchanged tip. Absent in older releases.
    */
-  publicFiles?: string[];
+  publicSurfaces?: string[];
 }
 
 export const paths = {
@@ -162,6 +164,8 @@ export const paths = {
     nginx: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous.conf'),
     nginxGateway: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous-gateway.conf'),
   },
+  /** A sha-pinned SBOM, composed by the gateway on its first request and kept (write-once). */
+  sbom: (out: string, sha: string, key: string, format: string) => join(out, 'cache', 'sboms', sha, `${key}.${format}.json`),
   /** Bodies the gateway's X-Accel-Redirect mode writes once (gateway/accel.ts). */
   bodyCache: (out: string) => join(out, 'cache', 'bodies'),
 } as const;
