@@ -6,6 +6,7 @@
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
+import type { WorkObserver } from './encoding.ts';
 import { errorHandler, unknownPath } from './errors.ts';
 import { methodGuard, surfaceRouter } from './routes.ts';
 import { servedSurfaces } from './surfaces.ts';
@@ -20,7 +21,10 @@ export interface GatewayOptions {
   siteUrl?: string;
   /** Where unexpected errors are reported (default: stderr). */
   log?: (line: string) => void;
+  /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
   limits?: CatalogLimits;
+  /** Told of each assembly, compression and composition (the tests count them). */
+  observe?: WorkObserver;
   /**
    * X-Accel-Redirect mode: the internal location (e.g. `/_pkgcat`) under which nginx serves `out`.
    * Bodies that are files leave with `X-Accel-Redirect: <prefix>/<path in out>` and no bytes (accel.ts).
@@ -44,9 +48,15 @@ const noSniff: RequestHandler = (_req, res, next) => {
   next();
 };
 
-export function createApp(options: GatewayOptions): express.Express {
+export interface Gateway {
+  readonly app: express.Express;
+  /** What the app reads; `catalog.stats()` says what its caches hold. */
+  readonly catalog: Catalog;
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect });
+  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.
@@ -62,5 +72,9 @@ export function createApp(options: GatewayOptions): express.Express {
   app.use(surfaceRouter(routes, catalog, options.auth));
   app.use(unknownPath);
   app.use(errorHandler(log));
-  return app;
+  return { app, catalog };
+}
+
+export function createApp(options: GatewayOptions): express.Express {
+  return createGateway(options).app;
 }

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
-import { createApp } from './app.ts';
+import { createGateway } from './app.ts';
+import type { CatalogLimits, CatalogStats } from './catalog.ts';
+import type { WorkObserver } from './encoding.ts';
 
 export interface ServerOptions {
   out: string;
@@ -27,12 +29,18 @@ export interface ServerOptions {
   siteUrl?: string;
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
+  /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
+  limits?: CatalogLimits;
+  /** Told of each assembly, compression and composition (the tests count them). */
+  observe?: WorkObserver;
   log?: (line: string) => void;
 }
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
+  /** What the caches hold against their bounds, and the work in progress. */
+  stats(): CatalogStats;
   close(): Promise<void>;
 }
 
@@ -86,10 +94,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
-    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, log: options.log }));
+    const { app, catalog } = createGateway({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe, log: options.log });
+    server.on('request', app);
     let closing: Promise<void> | null = null;
     return {
       url,
+      stats: () => catalog.stats(),
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {
