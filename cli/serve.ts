@@ -38,6 +38,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       trustProxy: settings.trustProxy,
       siteUrl: settings.siteUrl,
       accelRedirect: settings.accelRedirect,
+      limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
     });
   } catch (error) {
     if (error instanceof ListenError) throw new Failure(listenFailure(error.code, error.address));
