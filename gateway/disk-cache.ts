@@ -51,6 +51,8 @@ export class DiskCache {
   readonly #files: BoundedCache<number>;
   readonly #evictedListeners: ((file: string) => void)[] = [];
   readonly #ready: Promise<void>;
+  /** Deletions under way: a write returns once the room it made is free. */
+  readonly #deleting = new Set<Promise<void>>();
   #evictions = 0;
   #warnedWrite = false;
 
@@ -96,6 +98,7 @@ export class DiskCache {
       await writeFileAtomic(file, bytes);
       const { blocks } = await stat(file);
       this.#files.set(file, blocks > 0 ? blocks * 512 : blocksOf(bytes.length));
+      await Promise.all(this.#deleting);
       return true;
     } catch (error) {
       if (!this.#warnedWrite) {
@@ -127,7 +130,10 @@ export class DiskCache {
     this.#evictions += 1;
     for (const listener of this.#evictedListeners) listener(file);
     // A reader that opened it first still reads it whole; one that comes after composes it again.
-    unlink(file).catch(() => {});
+    const deleting = unlink(file)
+      .catch(() => {})
+      .finally(() => this.#deleting.delete(deleting));
+    this.#deleting.add(deleting);
   }
 
   /** Counts the files a previous run left, oldest first, so the least recently written go first. */
@@ -160,5 +166,6 @@ export class DiskCache {
       if (bytes > this.#maxBytes) this.#evict(file);
       else this.#files.set(file, bytes);
     }
+    await Promise.all(this.#deleting);
   }
 }
