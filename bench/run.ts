@@ -24,6 +24,7 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   build: () => import('./build.ts'),
   serve: () => import('./serve.ts'),
   reads: () => import('./reads.ts'),
+  load: () => import('./load.ts'),
 };
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -17,42 +17,50 @@ import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
 import { DiskCache, type DiskCacheStats } from './disk-cache.ts';
 import { BodyCache, type WorkObserver } from './encoding.ts';
-import { OnceCache, Semaphore, type CacheStats } from './lru.ts';
+import { Once, OnceCache, Semaphore, type CacheStats } from './lru.ts';
 import { Releases } from './release.ts';
 
+/**
+ * The bounds of the gateway's memory (docs/deployment.md, "Memory and disk"). Parsed values (state
+ * roots, chunks) are counted at twice the bytes they were parsed from, about what they take in
+ * the heap; bodies and files at their length.
+ */
 export interface CatalogLimits {
-  /** Total bytes of bodies as sent kept in memory: compressed bodies, and bundles assembled from their chunks. Default 64 MiB. */
+  /** Bodies as sent: compressed bodies, and bundles assembled from their chunks for clients without `Accept-Encoding`. Default 32 MiB. */
   readonly bodyBytes?: number;
-  /** Total bytes of bodies composed on request (diffs, SBOMs) kept in memory. Default 16 MiB. */
+  /** Bodies composed on request (diffs, SBOMs) kept in memory. Default 8 MiB. */
   readonly composedBytes?: number;
-  /** Total bytes on disk of the files under `<out>/cache/` (composed bodies, X-Accel-Redirect bodies). Default 1 GiB. */
+  /** Bytes on disk of the files under `<out>/cache/` (composed bodies, X-Accel-Redirect bodies). Default 1 GiB. */
   readonly composedDiskBytes?: number;
-  /** Total bytes (as stored) of parsed state roots kept in memory. Default 16 MiB. */
+  /** Parsed state roots. Default 8 MiB. */
   readonly stateRootBytes?: number;
-  /** Total bytes of small write-once files (objects, their `.br`/`.gz` siblings, a release's public files) kept in memory. Default 32 MiB. */
+  /** Small write-once files (objects, their `.br`/`.gz` siblings, a release's public files). Default 16 MiB. */
   readonly fileBytes?: number;
-  /** Total bytes (as stored) of parsed package-index chunks kept in memory. Default 8 MiB. */
+  /** Parsed package-index chunks. Default 4 MiB. */
   readonly indexChunkBytes?: number;
-  /** Total bytes (as stored) of parsed record and transitive chunks kept in memory. Default 64 MiB. */
+  /** Parsed record and transitive chunks (half each). Default 16 MiB. */
   readonly recordChunkBytes?: number;
   /** Bundles being assembled from their chunks at once; the others wait. Default 4. */
   readonly assemblies?: number;
   /** Bodies being compressed at once (each holds a brotli or gzip state of several MiB); the others wait. Default 2. */
   readonly compressions?: number;
+  /** Bodies being composed on request at once (a diff parses two listing bundles); the others wait. Default 2. */
+  readonly compositions?: number;
 }
 
 const MiB = 1024 * 1024;
 
 export const DEFAULT_LIMITS: Required<CatalogLimits> = {
-  bodyBytes: 64 * MiB,
-  composedBytes: 16 * MiB,
+  bodyBytes: 32 * MiB,
+  composedBytes: 8 * MiB,
   composedDiskBytes: 1024 * MiB,
-  stateRootBytes: 16 * MiB,
-  fileBytes: 32 * MiB,
-  indexChunkBytes: 8 * MiB,
-  recordChunkBytes: 64 * MiB,
+  stateRootBytes: 8 * MiB,
+  fileBytes: 16 * MiB,
+  indexChunkBytes: 4 * MiB,
+  recordChunkBytes: 16 * MiB,
   assemblies: 4,
   compressions: 2,
+  compositions: 2,
 };
 
 /** Files larger than this are not kept in memory (they are read each time). */
@@ -71,11 +79,11 @@ export interface CatalogStats {
   readonly memory: Readonly<Record<'bodies' | 'composed' | 'files' | 'stateRoots' | 'indexChunks' | 'recordChunks' | 'transitiveChunks', CacheStats>> & { readonly accelFacts?: CacheStats };
   /** The files under `<out>/cache/`, against their cap. */
   readonly disk: DiskCacheStats;
-  readonly work: Readonly<Record<'assemblies' | 'compressions', { running: number; waiting: number; size: number }>>;
+  readonly work: Readonly<Record<'assemblies' | 'compressions' | 'compositions', { running: number; waiting: number; size: number }>>;
 }
 
-/** A parsed value counted by the bytes it was parsed from (and its key). */
-const sizedAsStored = <T extends { size: number }>(entry: T, key: string) => 64 + key.length + entry.size;
+/** A parsed value, counted at twice the bytes it was parsed from (measured: 1.7 times for record chunks and state roots). */
+const sizedAsParsed = <T extends { size: number }>(entry: T, key: string) => 64 + key.length + 2 * entry.size;
 
 export class Catalog {
   readonly out: string;
@@ -92,6 +100,8 @@ export class Catalog {
   readonly #disk: DiskCache;
   readonly #assemblies: Semaphore;
   readonly #compressions: Semaphore;
+  readonly #compositions: Semaphore;
+  readonly #assembling = new Once<Buffer>();
   readonly #observe: WorkObserver;
   readonly #roots: OnceCache<{ size: number; root: StateRoot }>;
   readonly #files: OnceCache<{ bytes: Buffer | null }>;
@@ -108,30 +118,37 @@ export class Catalog {
     this.releases = new Releases(out);
     this.#assemblies = new Semaphore(limits.assemblies);
     this.#compressions = new Semaphore(limits.compressions);
+    this.#compositions = new Semaphore(limits.compositions);
     this.#disk = new DiskCache(paths.cache(out), limits.composedDiskBytes, log);
-    this.composed = new ComposedStore(log, { memoryBytes: limits.composedBytes, disk: this.#disk, observe: options.observe });
+    this.composed = new ComposedStore(log, { memoryBytes: limits.composedBytes, disk: this.#disk, compositions: this.#compositions, observe: options.observe });
     this.bodies = new BodyCache({ maxBytes: limits.bodyBytes, compressions: this.#compressions, observe: options.observe });
-    this.#roots = new OnceCache({ maxBytes: limits.stateRootBytes, sizeOf: (root) => root.size });
+    this.#roots = new OnceCache({ maxBytes: limits.stateRootBytes, sizeOf: sizedAsParsed });
     this.#files = new OnceCache({ maxBytes: limits.fileBytes, sizeOf: (entry, key) => 64 + key.length + (entry.bytes?.length ?? 0), maxEntryBytes: KEEP_FILE_MAX_BYTES + 4096 });
-    this.#indexChunks = new OnceCache({ maxBytes: limits.indexChunkBytes, sizeOf: sizedAsStored });
+    this.#indexChunks = new OnceCache({ maxBytes: limits.indexChunkBytes, sizeOf: sizedAsParsed });
     // Half each: a closure walk must not push out the transitive chunks, nor the other way round.
-    this.#recordChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsStored });
-    this.#transitiveChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsStored });
+    this.#recordChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsParsed });
+    this.#transitiveChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsParsed });
     this.accel = options.accelRedirect ? new AccelBodies(out, options.accelRedirect, this.#disk) : null;
   }
 
   /**
-   * A stored body (a bundle) as bytes: assembled from its chunks once, at most `assemblies` at a
-   * time, and kept with the bodies as sent, so a client without `Accept-Encoding` gets it as fast
-   * as one with it.
+   * A stored body (a bundle) as bytes, assembled from its chunks at most `assemblies` at a time,
+   * once for all concurrent callers. With `keep`, kept with the bodies as sent, so that a client
+   * without `Accept-Encoding` is served from memory as fast as one with it; without, the bytes are
+   * only read (to be compressed, or parsed for a diff), and a copy kept already is used.
    */
-  assembled(body: StoredBody): Promise<Buffer> {
-    return this.bodies.plain(`stored:${body.etag}`, () =>
-      this.#assemblies.run(() => {
-        this.#observe({ kind: 'assemble', etag: body.etag });
-        return assembleBody(this.out, body);
-      }),
-    );
+  assembled(body: StoredBody, { keep }: { keep: boolean }): Promise<Buffer> {
+    const identity = `stored:${body.etag}`;
+    const kept = this.bodies.keptPlain(identity);
+    if (kept) return Promise.resolve(kept);
+    const assemble = () =>
+      this.#assembling.run(body.etag, () =>
+        this.#assemblies.run(() => {
+          this.#observe({ kind: 'assemble', etag: body.etag });
+          return assembleBody(this.out, body);
+        }),
+      );
+    return keep ? this.bodies.plain(identity, assemble) : assemble();
   }
 
   stats(): CatalogStats {
@@ -147,7 +164,7 @@ export class Catalog {
         ...(this.accel ? { accelFacts: this.accel.stats() } : {}),
       },
       disk: this.#disk.stats(),
-      work: { assemblies: this.#assemblies.stats(), compressions: this.#compressions.stats() },
+      work: { assemblies: this.#assemblies.stats(), compressions: this.#compressions.stats(), compositions: this.#compositions.stats() },
     };
   }
 
@@ -181,7 +198,7 @@ export class Catalog {
         if (error.code === 'ENOENT') return null;
         throw error;
       });
-      return text === null ? null : { size: 64 + text.length, root: hydrateStateRoot(JSON.parse(text) as StateRootFile) };
+      return text === null ? null : { size: text.length, root: hydrateStateRoot(JSON.parse(text) as StateRootFile) };
     });
     return kept?.root ?? null;
   }

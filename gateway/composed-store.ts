@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentEtag } from '../src/store/hash.ts';
 import type { DiskCache, DiskCacheStats } from './disk-cache.ts';
 import type { WorkObserver } from './encoding.ts';
-import { OnceCache, type CacheStats } from './lru.ts';
+import { OnceCache, type CacheStats, type Semaphore } from './lru.ts';
 
 export interface ComposedBody {
   readonly bytes: Buffer;
@@ -26,6 +26,8 @@ export interface ComposedStoreOptions {
   /** Bytes of composed bodies kept in memory (the files on disk have their own cap, `disk`'s). */
   readonly memoryBytes: number;
   readonly disk: DiskCache;
+  /** Compositions running at once (each parses what it reads: two listing bundles for a diff); the others wait. */
+  readonly compositions: Semaphore;
   readonly observe?: WorkObserver;
 }
 
@@ -33,6 +35,7 @@ export class ComposedStore {
   readonly #disk: DiskCache;
   readonly #memory: OnceCache<ComposedBody>;
   readonly #observe: WorkObserver;
+  readonly #compositions: Semaphore;
   #warnedWrite = false;
   readonly #log: (line: string) => void;
 
@@ -40,6 +43,7 @@ export class ComposedStore {
     this.#log = log;
     this.#disk = options.disk;
     this.#observe = options.observe ?? (() => {});
+    this.#compositions = options.compositions;
     this.#memory = new OnceCache<ComposedBody>({ maxBytes: options.memoryBytes, sizeOf: (body, key) => 64 + key.length + body.bytes.length });
     // A body whose file was deleted is composed again: a copy in memory would name a file that is gone.
     this.#disk.onEvicted((file) => this.#memory.delete(file));
@@ -49,8 +53,8 @@ export class ComposedStore {
    * The body kept in `file` (a path under `<out>/cache/`), composing it with `compose` and writing
    * it when the file does not exist. Null when `compose` has nothing (its inputs are missing).
    */
-  get(file: string, compose: () => Promise<Buffer | null>): Promise<ComposedBody | null> {
-    return this.#memory.get(file, async () => {
+  async get(file: string, compose: () => Promise<Buffer | null>): Promise<ComposedBody | null> {
+    const body = await this.#memory.get(file, async () => {
       const kept = await read(file);
       if (kept) {
         await this.#disk.used(file, kept.bytes.length);
@@ -62,6 +66,9 @@ export class ComposedStore {
       const written = await this.#disk.write(file, bytes);
       return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
     });
+    // Served from memory or not, the file was used: the least recently used go first.
+    if (body?.file) this.#disk.touch(body.file);
+    return body;
   }
 
   /**
@@ -84,8 +91,10 @@ export class ComposedStore {
   }
 
   #compose(file: string, compose: () => Promise<Buffer | null>): Promise<Buffer | null> {
-    this.#observe({ kind: 'compose', file });
-    return compose();
+    return this.#compositions.run(() => {
+      this.#observe({ kind: 'compose', file });
+      return compose();
+    });
   }
 
   async #writeBuilt(file: string, bytes: Buffer): Promise<boolean> {

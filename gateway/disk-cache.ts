@@ -75,6 +75,11 @@ export class DiskCache {
     return this.#files.get(this.#inside(file)) !== undefined;
   }
 
+  /** Marks `file` as just used when it is kept (a body served from a copy in memory). */
+  touch(file: string): void {
+    this.#files.get(file);
+  }
+
   /** Marks `file` as just used, counting it when it was not (another gateway wrote it); `length` is its size. */
   async used(file: string, length: number): Promise<void> {
     await this.#ready;

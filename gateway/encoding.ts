@@ -79,9 +79,14 @@ export class BodyCache {
     this.#observe = options.observe ?? (() => {});
   }
 
-  /** The plain bytes of the body known as `identity`, loaded (assembled) only on a miss. */
+  /** The plain bytes of the body known as `identity`, loaded (assembled) only on a miss, and kept. */
   async plain(identity: string, load: () => Promise<Buffer>): Promise<Buffer> {
     return (await this.#cache.get(`identity:${identity}`, load))!;
+  }
+
+  /** The plain bytes of the body known as `identity` when they are kept. */
+  keptPlain(identity: string): Buffer | undefined {
+    return this.#cache.peek(`identity:${identity}`);
   }
 
   /** The `encoding` bytes of the body known as `identity`, loading the plain bytes only on a miss. */

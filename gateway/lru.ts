@@ -69,11 +69,6 @@ export class BoundedCache<V extends {}> {
     this.#lru.delete(key);
   }
 
-  /** Every key, least recently used first. */
-  keysOldestFirst(): string[] {
-    return [...this.#lru.rkeys()];
-  }
-
   stats(): CacheStats {
     return { entries: this.#lru.size, bytes: this.#lru.calculatedSize, maxBytes: this.#maxBytes };
   }
@@ -100,6 +95,11 @@ export class OnceCache<V extends {}> {
       if (value !== null) this.#cache.set(key, value);
       return value;
     });
+  }
+
+  /** The value kept for `key` (marked as just used), without loading it. */
+  peek(key: string): V | undefined {
+    return this.#cache.get(key);
   }
 
   delete(key: string): void {

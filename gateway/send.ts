@@ -58,8 +58,7 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
   if (answer.kind === 'stored') {
     const { body } = answer;
     const encoding = encodingFor(wanted, body.length);
-    const plain = () => catalog.assembled(body);
-    const load = encoding === 'identity' ? plain : () => catalog.bodies.compressed(`stored:${body.etag}`, encoding, plain);
+    const load = encoding === 'identity' ? () => catalog.assembled(body, { keep: false }) : () => catalog.bodies.compressed(`stored:${body.etag}`, encoding, () => catalog.assembled(body, { keep: false }));
     const file = await accel.materialize(etagKey(body.etag), encoding, load);
     return file ? { file, encoding, etag: body.etag } : null;
   }
@@ -117,7 +116,8 @@ export async function sendAnswer(req: Request, res: Response, surface: Surface, 
       res.end();
       return;
     }
-    const bytes = encoding === 'identity' ? await catalog.assembled(body) : await catalog.bodies.compressed(`stored:${body.etag}`, encoding, () => catalog.assembled(body));
+    // Kept as sent: the plain bytes for a client that takes them, the compressed ones only otherwise.
+    const bytes = encoding === 'identity' ? await catalog.assembled(body, { keep: true }) : await catalog.bodies.compressed(`stored:${body.etag}`, encoding, () => catalog.assembled(body, { keep: false }));
     bodyHeaders(res, surface, answer, body.etag);
     return finish(req, res, bytes, encoding);
   }

@@ -43,7 +43,7 @@ export async function diff(request: ResolveRequest): Promise<Answer> {
   const { sha, base } = params;
   const [head, older] = await Promise.all([stateOf(request), stateOf(request, 'base')]);
   const compose = async () => {
-    const [baseListing, headListing] = await Promise.all([catalog.assembled(older.listing), catalog.assembled(head.listing)]);
+    const [baseListing, headListing] = await Promise.all([catalog.assembled(older.listing, { keep: false }), catalog.assembled(head.listing, { keep: false })]);
     return Buffer.from(serialize(composeDiff(JSON.parse(baseListing.toString('utf8')) as DiffSide, JSON.parse(headListing.toString('utf8')) as DiffSide)), 'utf8');
   };
   const body = head.parent === base ? await catalog.composed.built(paths.diff(catalog.out, sha, base), compose) : await catalog.composed.get(paths.composedDiff(catalog.out, sha, base), compose);
