@@ -109,7 +109,9 @@ export class AccelBodies {
   async materialize(key: string, encoding: Encoding, load: () => Promise<Buffer>): Promise<string | null> {
     const file = join(this.#dir, `${key}.json${SUFFIX[encoding]}`);
     return this.#once.run(file, async () => {
-      if (await this.#disk.has(file)) return file;
+      // Kept, and still there: another gateway over the same output may have deleted it to make room.
+      const kept = (await this.#disk.has(file)) && (await stat(file).then(() => true, () => false));
+      if (kept) return file;
       // A failure to read the body is the request's (a 500, as in the default mode); one to write it is not.
       return (await this.#disk.write(file, await load())) ? file : null;
     });
