@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentEtag } from '../src/store/hash.ts';
 import type { DiskCache, DiskCacheStats } from './disk-cache.ts';
 import type { WorkObserver } from './encoding.ts';
-import { OnceCache, type CacheStats, type Semaphore } from './lru.ts';
+import { OnceCache, ownBytes, type CacheStats, type Semaphore } from './lru.ts';
 
 export interface ComposedBody {
   readonly bytes: Buffer;
@@ -91,9 +91,10 @@ export class ComposedStore {
   }
 
   #compose(file: string, compose: () => Promise<Buffer | null>): Promise<Buffer | null> {
-    return this.#compositions.run(() => {
+    return this.#compositions.run(async () => {
       this.#observe({ kind: 'compose', file });
-      return compose();
+      const bytes = await compose();
+      return bytes && ownBytes(bytes);
     });
   }
 

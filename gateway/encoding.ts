@@ -5,7 +5,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { OnceCache, type CacheStats, type Semaphore } from './lru.ts';
+import { OnceCache, ownBytes, type CacheStats, type Semaphore } from './lru.ts';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -81,7 +81,7 @@ export class BodyCache {
 
   /** The plain bytes of the body known as `identity`, loaded (assembled) only on a miss, and kept. */
   async plain(identity: string, load: () => Promise<Buffer>): Promise<Buffer> {
-    return (await this.#cache.get(`identity:${identity}`, load))!;
+    return (await this.#cache.get(`identity:${identity}`, async () => ownBytes(await load())))!;
   }
 
   /** The plain bytes of the body known as `identity` when they are kept. */
@@ -96,7 +96,7 @@ export class BodyCache {
       this.#compressions.run(async () => {
         const plain = await load();
         this.#observe({ kind: 'compress', identity, encoding });
-        return compress(plain, encoding);
+        return ownBytes(await compress(plain, encoding));
       }),
     );
     return compressed!;

@@ -14,6 +14,18 @@ export interface CacheStats {
 }
 
 /**
+ * Bytes that own their memory, for keeping. A small Buffer is often a view into a shared 8 KiB
+ * pool slab (Buffer.from, Buffer.concat, zlib's output), and keeping the view would keep the whole
+ * slab: a cache counting the view's length would hold several times its bound.
+ */
+export function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
+
+/**
  * Runs `load` once per key at a time: concurrent callers of the same key share one promise
  * (one compression, one assembly, one composition), and a failure is not remembered.
  */
