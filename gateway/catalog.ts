@@ -1,10 +1,10 @@
 /**
- * What the surfaces read, made once per app: the output directory, its releases, and caches of
- * things that never change once written (state roots, chunks, composed bodies, bodies as sent),
- * each bounded by bytes (CatalogLimits), and bounds on the work that holds large buffers
- * (assembling a bundle, compressing a body). It also answers per-package questions at any commit (a package's record, its
- * dependency closure, its transitive advisories) from the state root's keyed chunks, without
- * assembling a whole bundle.
+ * What the surfaces read, made once per app: the output directory, its releases, caches of things
+ * that never change once written (state roots, chunks, composed bodies, bodies as sent), each
+ * bounded by bytes (CatalogLimits), and bounds on the work that holds large buffers (assembling a
+ * bundle, compressing or composing a body). It also answers per-package questions at any commit
+ * (a package's record, its dependency closure, its transitive advisories) from the state root's
+ * keyed chunks, without assembling a whole bundle.
  */
 import { readFile } from 'node:fs/promises';
 import { packageClosure, type PackageClosure } from '../src/compose/closure.ts';
