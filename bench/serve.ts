@@ -65,6 +65,8 @@ interface WrkFigures {
   transferPerSecond: string;
   /** Non-2xx/3xx answers and socket errors: any makes the run invalid. */
   errors: number;
+  /** The errors by kind: answers that were not 2xx/3xx, and wrk's socket errors (timeout: no answer within its 2 s). */
+  errorKinds?: { non2xx: number; connect: number; read: number; write: number; timeout: number };
 }
 
 interface Run extends WrkFigures {
@@ -99,6 +101,17 @@ export function parseWrk(output: string): WrkFigures {
     requests: Number(find(/(\d+) requests in/, 'request count')),
     transferPerSecond: find(/Transfer\/sec:\s+(\S+)/, 'Transfer/sec'),
     errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0) + (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+    ...(socketErrors || /Non-2xx/.test(output)
+      ? {
+          errorKinds: {
+            non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0),
+            connect: Number(socketErrors?.[1] ?? 0),
+            read: Number(socketErrors?.[2] ?? 0),
+            write: Number(socketErrors?.[3] ?? 0),
+            timeout: Number(socketErrors?.[4] ?? 0),
+          },
+        }
+      : {}),
   };
 }
 
