@@ -25,6 +25,9 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   serve: () => import('./serve.ts'),
   reads: () => import('./reads.ts'),
   load: () => import('./load.ts'),
+  follow: () => import('./follow.ts'),
+  mcp: () => import('./mcp.ts'),
+  'mcp-sizes': () => import('./mcp-sizes.ts'),
 };
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -4,9 +4,8 @@
  * recomposes only what it reaches), deterministic, and atomic (see publish.ts).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
 import type { DiffSide } from '../src/compose/diff.ts';
@@ -17,8 +16,8 @@ import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { acquireLock } from '../src/store/lock.ts';
 import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
-import type { CatalogModel, ModelSnapshot } from './model.ts';
-import type { ComposerSnapshot } from './composer.ts';
+import type { CatalogModel } from './model.ts';
+import { Checkpoints, checkpointDirectory } from './checkpoints.ts';
 
 export interface BuildOptions {
   repo: string;
@@ -34,6 +33,13 @@ export interface BuildOptions {
    * `pkgcat serve`; `serve --repo` passes the address it serves on.
    */
   siteUrl?: string;
+  /**
+   * When another build holds the output directory's lock: wait for it to finish (this is told
+   * once, with its pid) instead of failing. A lock of a process that died is taken over either way.
+   */
+  waitForLock?: (holder: number | null) => void;
+  /** Commits between spaced checkpoints (checkpoints.ts SPACINGS); tests make them short. */
+  checkpointSpacings?: readonly number[];
 }
 
 /** The site URL when none is given: the address `pkgcat serve` listens on by default. */
@@ -47,36 +53,21 @@ export interface BuildResult {
   commits: number;
   /** Commits composed by this run. */
   composed: number;
+  /**
+   * Commits this run read from git and applied to the model: those after the checkpoint it
+   * resumed from (all of them when it had none on the chain); 0 when nothing changed.
+   */
+  applied: number;
+  /** The commit whose checkpoint this run started from; null: from the root (or nothing to do). */
+  resumedFrom: string | null;
   /** The release published by this run, or null when nothing changed. */
   releaseId: string | null;
   /** Diagnostics raised by the commits this run read. */
   diagnostics: Diagnostic[];
 }
 
-/** The build's memory between runs: the model and composer items at the last built tip. */
-interface Checkpoint {
-  layout: number;
-  sha: string;
-  model: ModelSnapshot;
-  composer: ComposerSnapshot;
-}
-
-const checkpointFile = (out: string) => join(paths.buildPrivate(out), 'checkpoint.json.gz');
 /** One build at a time per output directory (a killed build's lock is taken over). */
 const lockFile = (out: string) => join(paths.buildPrivate(out), 'lock');
-
-async function loadCheckpoint(out: string): Promise<Checkpoint | null> {
-  try {
-    const checkpoint = JSON.parse(gunzipSync(await readFile(checkpointFile(out))).toString('utf8')) as Checkpoint;
-    return checkpoint.layout === LAYOUT_VERSION ? checkpoint : null;
-  } catch {
-    return null;
-  }
-}
-
-async function saveCheckpoint(out: string, checkpoint: Checkpoint): Promise<void> {
-  await writeFileAtomic(checkpointFile(out), gzipSync(JSON.stringify(checkpoint), { level: 1 }));
-}
 
 async function ensureLayout(out: string): Promise<void> {
   await mkdir(out, { recursive: true });
@@ -107,17 +98,24 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   try {
     const tip = await repo.mainSha();
     await ensureLayout(out);
-    const previous = await currentRelease(out);
-    // Nothing to do when the tip is published for this site URL with every surface this version
-    // publishes (a new URL, or a pkgcat with new surfaces, republishes without composing).
-    const sameSurfaces = previous?.info.publicSurfaces?.join() === PUBLIC_SURFACE_IDS.join();
-    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options) && sameSurfaces) {
-      return { tip, commits: previous.info.commitCount, composed: 0, releaseId: null, diagnostics: [] };
-    }
+    let previous = await currentRelease(out);
+    if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+    let waited = false;
     const unlock = await acquireLock(lockFile(out), {
+      waitMs: options.waitForLock ? Infinity : 0,
+      pollMs: 200,
+      onWait: (holder) => {
+        waited = true;
+        options.waitForLock?.(holder);
+      },
       busyError: (holder) => new Error(`another build (pid ${holder ?? 'unknown'}) is writing this output directory; wait for it to finish`),
     });
     try {
+      if (waited) {
+        // The build we waited for may have published this very tip.
+        previous = await currentRelease(out);
+        if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+      }
       return await buildLocked(repo, tip, previous?.chain ?? [], options, log);
     } finally {
       await unlock();
@@ -125,6 +123,19 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   } finally {
     repo.close();
   }
+}
+
+/**
+ * Whether `tip` is published for this site URL with every surface this version publishes (a new
+ * URL, or a pkgcat with new surfaces, republishes without composing).
+ */
+function upToDate(previous: { info: ReleaseInfo } | null, tip: string, options: BuildOptions): boolean {
+  const sameSurfaces = previous?.info.publicSurfaces?.join() === PUBLIC_SURFACE_IDS.join();
+  return previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options) && sameSurfaces;
+}
+
+function nothingToDo(tip: string, previous: { info: ReleaseInfo }): BuildResult {
+  return { tip, commits: previous.info.commitCount, composed: 0, applied: 0, resumedFrom: null, releaseId: null, diagnostics: [] };
 }
 
 async function buildLocked(
@@ -136,18 +147,20 @@ async function buildLocked(
 ): Promise<BuildResult> {
   const { out } = options;
   // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
-  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }] = await Promise.all([
+  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { tipExamples }, { readRecentChanges }] = await Promise.all([
     import('./model.ts'),
     import('./composer.ts'),
     import('./objects.ts'),
     import('./publish.ts'),
     import('./progress.ts'),
     import('../src/compose/diff.ts'),
+    import('./examples.ts'),
+    import('./changes.ts'),
   ]);
   const chain = await repo.chain(tip);
-  const onChain = new Set(chain);
-  const checkpoint = await loadCheckpoint(out);
-  const resume = checkpoint && onChain.has(checkpoint.sha) ? checkpoint : null;
+  // After a force-push, the newest checkpoint still on main: a few commits back, not the root.
+  const checkpoints = new Checkpoints(out, chain, options.checkpointSpacings);
+  const resume = await checkpoints.newest();
   const model = resume ? CatalogModel.restore(resume.model) : new CatalogModel();
   const composer = resume ? new Composer(resume.composer) : new Composer();
   const store = new ObjectStore(out);
@@ -176,17 +189,24 @@ async function buildLocked(
     const state = model.state();
     composer.note(state, applied);
 
-    if (!existsSync(paths.state(out, commit.sha))) {
-      const parentSide = commit.parent === null ? null : composedSha === commit.parent && composedCards ? composedCards : await readListing(out, commit.parent);
+    const built = existsSync(paths.state(out, commit.sha));
+    // A checkpoint holds the composer's items, so it is taken right after composing that commit
+    // (again, for a commit already built: the spaced ones are few).
+    const checkpointHere = checkpoints.spaced(commit.sha) && !checkpoints.has(commit.sha);
+    if (!built || checkpointHere) {
+      const parentSide = built || commit.parent === null ? null : composedSha === commit.parent && composedCards ? composedCards : await readListing(out, commit.parent);
       const bodies = await composer.compose(state, store);
       composedCards = composer.diffSide(info);
-      if (commit.parent !== null && parentSide) {
-        await writeFileAtomic(paths.diff(out, commit.sha, commit.parent), serialize(composeDiff(parentSide, composedCards)));
-      }
-      const root: StateRootFile = { layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics };
-      await writeFileAtomic(paths.state(out, commit.sha), serialize(root));
       composedSha = commit.sha;
-      composed += 1;
+      if (!built) {
+        if (commit.parent !== null && parentSide) {
+          await writeFileAtomic(paths.diff(out, commit.sha, commit.parent), serialize(composeDiff(parentSide, composedCards)));
+        }
+        const root: StateRootFile = { layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics };
+        await writeFileAtomic(paths.state(out, commit.sha), serialize(root));
+        composed += 1;
+      }
+      if (checkpointHere) await checkpoints.save({ layout: LAYOUT_VERSION, sha: commit.sha, model: model.snapshot(), composer: composer.snapshot() });
     }
     progress.tick();
   }
@@ -197,12 +217,12 @@ async function buildLocked(
   if (composedSha !== tip) await composer.compose(model.state(), store);
 
   const tipState = model.state();
-  await saveCheckpoint(out, { layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
+  await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
 
   const chainInfos: CommitInfo[] = [];
   for (const sha of chain) {
     const info = known.get(sha) ?? (await readStateRoot(out, sha))?.commit;
-    if (!info) throw new Error(`commit ${sha} is on main but was never built; remove ${checkpointFile(out)} and build again`);
+    if (!info) throw new Error(`commit ${sha} is on main but was never built; remove ${checkpointDirectory(out)} and build again`);
     chainInfos.push(info);
   }
   const names = new Map([...tipState.packages].map(([key, pkg]) => [key, pkg.manifest.name]));
@@ -214,8 +234,14 @@ async function buildLocked(
     names,
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
+    examples: await tipExamples(out, tipState, composer, chainInfos, siteUrlOf(options)),
+    transitive: composer.transitive.items,
+    history: tipState.history,
+    recentChanges: await readRecentChanges(out, chainInfos),
+    log,
   });
-  return { tip, commits: chain.length, composed, releaseId, diagnostics };
+  await checkpoints.prune();
+  return { tip, commits: chain.length, composed, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId, diagnostics };
 }
 
 /** Diff stats of the shipping events, one `git diff` per previous-ship commit. */

@@ -46,7 +46,7 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
 export class Composer {
   readonly records: ChunkedCollection<string>;
   readonly cards: ChunkedCollection<string>;
-  private readonly transitive: ChunkedCollection<string>;
+  readonly transitive: ChunkedCollection<string>;
   private readonly index: ChunkedCollection<PackageIndexEntry>;
   private analysis: CatalogAnalysis | null = null;
   /** Everything is dirty until the first composition (a fresh build or a restored checkpoint). */
@@ -84,6 +84,11 @@ export class Composer {
       transitive: [...this.transitive.items],
       index: [...this.index.items],
     };
+  }
+
+  /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */
+  get currentAnalysis(): CatalogAnalysis | null {
+    return this.analysis;
   }
 
   /** Records what one applied commit changed, against the previous state's analysis. */

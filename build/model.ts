@@ -111,6 +111,7 @@ export class CatalogModel {
         if (!bytes) return;
         const parsed = parseAdvisory(bytes, id);
         if (!parsed.ok) return report(change.path, 'error', `${parsed.reason}; the advisory is left out of this commit`);
+        for (const warning of parsed.warnings) report(change.path, 'warning', warning);
         this.advisories.set(id, parsed.value);
         for (const key of namedPackages(parsed.value)) result.advisoryNamed.add(key);
       }

@@ -1,16 +1,28 @@
 /**
  * Following main: `serve --repo` rebuilds whenever main moves. File events on the git directory
  * give a prompt start; a poll catches what events miss (network file systems, packed refs).
- * Each build runs as a child process, so composing never blocks a request, and a build that
- * dies leaves the published release untouched (publishing is an atomic symlink swap).
+ *
+ * Each build runs as a child process (`pkgcat build --wait`), so composing never blocks a request,
+ * and a build that dies leaves the published release untouched (publishing is an atomic symlink
+ * swap). The child is bound to this process by an IPC channel (cli/build-channel.ts): it says what
+ * it is doing over it, and exits when it closes, so a serve killed with SIGKILL leaves no orphan
+ * holding the build lock. A build that finds another one writing the output waits for it.
+ *
+ * A failed build never stops the serving: the previous release stays, `/healthz` says why the build
+ * failed, and the same tip is tried again after a back-off (at once when main moves again).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitDirectory, readMainSha } from '../src/catalog/git.ts';
+import type { BuildStatus } from '../gateway/health.ts';
+import type { BuildMessage } from './build-channel.ts';
 
 const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
+
+/** The longest wait before trying a failed tip again (s). */
+const MAX_RETRY_SECONDS = 60;
 
 export interface FollowOptions {
   repo: string;
@@ -21,79 +33,140 @@ export interface FollowOptions {
   log: (line: string) => void;
 }
 
-/** Runs `pkgcat build` in a child process; resolves with its exit code. */
-export function runBuildProcess(repo: string, out: string, siteUrl: string, quiet: boolean): Promise<number> {
-  return new Promise((resolve) => {
-    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, ...(quiet ? ['--quiet'] : [])];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', () => resolve(1));
-    child.on('close', (code) => resolve(code ?? 1));
-  });
+/** How a build child ended. */
+interface BuildOutcome {
+  code: number;
+  /** The tip it published (or found published), from its `done` message. */
+  tip: string | null;
+  /** Its one-line reason, from its `failed` message. */
+  failure: string | null;
 }
 
 export class MainFollower {
-  private readonly options: FollowOptions;
-  private built: string | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private watchers: FSWatcher[] = [];
+  readonly #options: FollowOptions;
+  /** The tip the last successful build published. */
+  #built: string | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #child: ChildProcess | null = null;
+  #waitingFor: number | null = null;
+  #lastFailure: string | null = null;
+  /** The tip whose build failed, how many times in a row, and when to try it again (ms). */
+  #failed: { tip: string; times: number; retryAt: number } | null = null;
+  #stopped = false;
+  #timer: NodeJS.Timeout | null = null;
+  #watchers: FSWatcher[] = [];
 
   constructor(options: FollowOptions) {
-    this.options = options;
+    this.#options = options;
   }
 
-  /** Builds what main holds now (failing when the first build fails), then starts following. */
+  /** Starts following: the first build of what main holds now starts at once, in the background. */
   async start(): Promise<void> {
-    const tip = await readMainSha(this.options.repo);
-    const code = await runBuildProcess(this.options.repo, this.options.out, this.options.siteUrl, false);
-    if (code !== 0) throw new Error(`the first build of ${this.options.repo} failed (exit ${code}); see the reason above`);
-    this.built = tip;
-    const gitDir = await gitDirectory(this.options.repo);
+    const gitDir = await gitDirectory(this.#options.repo);
     for (const dir of [gitDir, join(gitDir, 'refs', 'heads')]) {
       try {
-        this.watchers.push(watch(dir, () => this.check()));
+        this.#watchers.push(watch(dir, () => this.check()));
       } catch {
         // Polling alone still follows main.
       }
     }
-    this.timer = setInterval(() => this.check(), this.options.pollSeconds * 1000);
-    this.timer.unref();
+    this.#timer = setInterval(() => this.check(), this.#options.pollSeconds * 1000);
+    this.#timer.unref();
+    this.check();
+  }
+
+  /** For `/healthz`. */
+  status(): BuildStatus {
+    return { running: this.#child !== null, waitingFor: this.#waitingFor, lastFailure: this.#lastFailure };
   }
 
   /** Starts a build when main moved; one build at a time, and one more if it moved meanwhile. */
   check(): void {
-    if (this.running) {
-      this.again = true;
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
       return;
     }
-    this.running = this.rebuildIfMoved().finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
+    this.#running = this.#rebuildIfMoved().finally(() => {
+      this.#running = null;
+      if (this.#again) {
+        this.#again = false;
         this.check();
       }
     });
   }
 
-  private async rebuildIfMoved(): Promise<void> {
-    const tip = await readMainSha(this.options.repo);
-    if (tip === null || tip === this.built) return;
-    this.options.log(`main moved to ${tip.slice(0, 12)}; building`);
-    const code = await runBuildProcess(this.options.repo, this.options.out, this.options.siteUrl, true);
-    if (code === 0) this.built = tip;
-    else this.options.log(`the build of ${tip.slice(0, 12)} failed (exit ${code}); still serving the previous release, will retry`);
+  async #rebuildIfMoved(): Promise<void> {
+    let tip: string | null;
+    try {
+      tip = await readMainSha(this.#options.repo);
+    } catch (error) {
+      this.#lastFailure = `cannot read main of ${this.#options.repo}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+      return;
+    }
+    if (tip === null || tip === this.#built) return;
+    if (this.#failed?.tip === tip && Date.now() < this.#failed.retryAt) return;
+    const first = this.#built === null && this.#failed === null;
+    if (this.#failed?.tip === tip) this.#options.log(`building ${tip.slice(0, 12)} again`);
+    else if (!first) this.#options.log(`main moved to ${tip.slice(0, 12)}; building`);
+    // The first build shows its progress; the later ones, a line when they are done.
+    const outcome = await this.#build(!first);
+    if (this.#stopped) return;
+    if (outcome.code === 0) {
+      this.#built = outcome.tip ?? tip;
+      this.#lastFailure = null;
+      this.#failed = null;
+      return;
+    }
+    const times = this.#failed?.tip === tip ? this.#failed.times + 1 : 1;
+    const retrySeconds = Math.min(this.#options.pollSeconds * 2 ** (times - 1), MAX_RETRY_SECONDS);
+    this.#failed = { tip, times, retryAt: Date.now() + retrySeconds * 1000 };
+    this.#lastFailure = outcome.failure ?? `the build exited with status ${outcome.code}`;
+    this.#options.log(
+      `the build of ${tip.slice(0, 12)} failed (exit ${outcome.code}); still serving the previous release; ` +
+        `trying again in ${retrySeconds} s, or when main moves`,
+    );
+  }
+
+  /** Runs `pkgcat build --wait` in a child bound to this process; resolves when it has ended. */
+  #build(quiet: boolean): Promise<BuildOutcome> {
+    const { repo, out, siteUrl } = this.#options;
+    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--wait', ...(quiet ? ['--quiet'] : [])];
+    return new Promise((resolve) => {
+      const outcome: BuildOutcome = { code: 1, tip: null, failure: null };
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      this.#child = child;
+      child.on('message', (message: BuildMessage) => {
+        if (message.kind === 'waiting') this.#waitingFor = message.holder;
+        else if (message.kind === 'done') outcome.tip = message.tip;
+        else if (message.kind === 'failed') outcome.failure = message.reason;
+      });
+      const ended = (code: number) => {
+        this.#child = null;
+        this.#waitingFor = null;
+        resolve({ ...outcome, code });
+      };
+      child.once('error', (error) => {
+        outcome.failure = `cannot start a build: ${error.message}`;
+        ended(1);
+      });
+      child.once('close', (code) => ended(code ?? 1));
+    });
   }
 
   /** Resolves when no build is running (for tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.#running) await this.#running;
   }
 
+  /** Stops following, ends a running build (it leaves only temporary files), and resolves once it has. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    for (const watcher of this.watchers) watcher.close();
-    this.watchers = [];
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    for (const watcher of this.#watchers) watcher.close();
+    this.#watchers = [];
+    this.#child?.kill('SIGTERM');
     await this.idle();
   }
 }

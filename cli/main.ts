@@ -9,13 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { tellParent } from './build-channel.ts';
 import { describeSystemError, Failure, UsageError } from './errors.ts';
 
 type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'quiet' | 'help' | 'version';
+  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -48,6 +49,7 @@ const FLAGS: Record<FlagName, Flag> = {
   'accel-redirect': { type: 'string', env: 'PKGCAT_ACCEL_REDIRECT', value: '<path>', help: 'behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat; see docs/deployment.md)' },
   'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
+  wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
   version: { type: 'boolean', short: 'V', help: "print pkgcat's version and exit" },
 };
@@ -72,14 +74,14 @@ const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url
 
 const COMMANDS: Record<CommandName, Command> = {
   build: {
-    usage: ['pkgcat build --repo <catalog-repo> --out <dir> [--site-url <url>] [--quiet]'],
+    usage: ['pkgcat build --repo <catalog-repo> --out <dir> [--site-url <url>] [--quiet] [--wait]'],
     summary: "build every commit of a catalog repository's main into <dir>",
     about:
       "Builds every first-parent commit of the repository's main that <dir> does not hold yet, then the\n" +
       'surfaces that float with the latest commit, and publishes them atomically: a build that fails or is\n' +
       'killed leaves <dir> serving what it served before. Running it again with no new commit does nothing.\n' +
       'Problems in the catalog data are printed with commit, path and reason, and never stop the build.',
-    flags: ['repo', 'out', 'site-url', 'quiet'],
+    flags: ['repo', 'out', 'site-url', 'quiet', 'wait'],
     flagHelp: {
       repo: 'the catalog git repository to build (see docs/catalog-format.md)',
       out: 'the output directory; created when missing',
@@ -89,11 +91,14 @@ const COMMANDS: Record<CommandName, Command> = {
   },
   serve: {
     usage: ['pkgcat serve --out <dir> [--repo <catalog-repo>] [--users <file>] [--port 8080] [--host 127.0.0.1] [...]'],
-    summary: 'serve a build output over HTTP; with --repo, build first and follow main',
+    summary: 'serve a build output over HTTP; with --repo, build and follow main in the background',
     about:
-      'Serves <dir>, as written by pkgcat build. With --repo it builds first, then follows main: a new commit\n' +
-      '(or a force-push) becomes the latest state within a few seconds, without a restart. Without --repo,\n' +
-      'another process builds into <dir>; until a build is published, every surface answers 404.',
+      'Serves <dir>, as written by pkgcat build, from the moment it listens. With --repo it also builds main\n' +
+      'in the background and follows it: a new commit (or a force-push) becomes the latest state within a\n' +
+      'few seconds, without a restart; a failed build keeps the previous release. Without --repo, another\n' +
+      'process builds into <dir>; until a build is published, every surface answers 404. GET /healthz tells\n' +
+      'a load balancer what is served and how the builds go. SIGTERM or SIGINT stops it gracefully: requests\n' +
+      'in flight finish, the build ends (see docs/deployment.md).',
     flags: ['out', 'repo', ...SERVE_FLAGS],
     flagHelp: {
       out: 'the build output directory to serve (with --repo, built there)',
@@ -214,6 +219,7 @@ export interface Settings {
   /** Disk space for the gateway's bodies composed on request, in MiB. */
   composedCacheMb: number;
   quiet: boolean;
+  wait: boolean;
 }
 
 type Parsed =
@@ -313,6 +319,7 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     accelRedirect: accelRedirect(take('accel-redirect')),
     composedCacheMb: composedCacheMb(take('composed-cache-mb')),
     quiet: values.get('quiet') === true,
+    wait: values.get('wait') === true,
   };
 }
 
@@ -387,6 +394,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
           out: required(settings.out, 'out'),
           siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
           quiet: settings.quiet,
+          wait: settings.wait,
         });
       }
       case 'serve': {
@@ -413,10 +421,13 @@ export async function main(argv: string[], env: Env): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`pkgcat: ${error.message}\n`);
+      await tellParent({ kind: 'failed', reason: error.message });
       return 2;
     }
     const message = error instanceof Failure ? error.message : (describeSystemError(error) ?? firstLine(error));
     process.stderr.write(`pkgcat: ${message}\n`);
+    // A build run by `serve --repo` tells it why, for /healthz (cli/build-channel.ts).
+    await tellParent({ kind: 'failed', reason: message });
     return 1;
   }
 }

@@ -1,15 +1,21 @@
 /**
  * `pkgcat serve`: the gateway over a build output, optionally building and following main.
  *
- * Order: check the directories, listen (so a port in use fails at once, not after a long build),
- * then, with --repo, build and follow main. Until a build is published, the gateway answers 404;
- * an output that already holds a build serves it while the first build runs.
+ * Order: check the directories, listen and say so (a port in use fails at once, and a restart is
+ * serving the last published release within a moment), then, with --repo, build and follow main
+ * in the background. Until a build is published, the gateway answers 404 (and /healthz 503).
+ *
+ * SIGTERM or SIGINT stops it gracefully: no new connections, the requests in flight finish, the
+ * follower stops and its build ends; then exit 0. A second signal exits at once.
  */
 import { CatalogRepo } from '../src/catalog/git.ts';
 import { currentReleaseId } from '../src/store/layout.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { MainFollower } from './follow.ts';
 import type { Settings } from './main.ts';
+
+/** How long requests in flight may take to finish after SIGTERM before their connections are cut (ms). */
+const SHUTDOWN_GRACE_MS = 20_000;
 
 export interface ServeSettings extends Settings {
   out: string;
@@ -26,6 +32,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
 
   const { startServer, ListenError } = await import('../gateway/server.ts');
   let server;
+  let follower: MainFollower | null = null;
   try {
     server = await startServer({
       out,
@@ -39,35 +46,47 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       siteUrl: settings.siteUrl,
       accelRedirect: settings.accelRedirect,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
+      buildStatus: repo ? () => follower?.status() ?? null : undefined,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new Failure(listenFailure(error.code, error.address));
     throw error;
   }
 
-  let follower: MainFollower | null = null;
+  // From here on, SIGTERM and SIGINT stop gracefully (before, their default action ends the process).
+  const signalled = new Promise<NodeJS.Signals>((stop) => {
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
   try {
     // Said once, at start; serve keeps going (404 until a build appears), as docs/decisions.md explains.
     if (!repo && (await currentReleaseId(out).catch(() => null)) === null) {
       log(`${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`);
     }
-    if (repo) {
-      // The builds write the site URL into the release: the configured one, else this address.
-      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log });
-      await follower.start();
-    }
-    log(`serving ${out} on ${server.url}${follower ? `, following main of ${repo}` : ''}`);
+    log(`serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`);
     if (settings.accelRedirect) log(`X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
     log(
       settings.users
         ? `sign in at ${server.url}/auth/login; add a user with: npx pkgcat user add <name> --users ${settings.users}`
         : 'no --users file: anonymous surfaces only; sha-pinned bundles need: --users <file> and npx pkgcat user add <name> --users <file>',
     );
-    await new Promise<void>((done) => {
-      const stop = () => done();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    if (repo) {
+      // The builds write the site URL into the release: the configured one, else this address.
+      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log });
+      await follower.start();
+    }
+    const signal = await signalled;
+    const second = () => {
+      log('a second signal: stopping now');
+      process.exit(1);
+    };
+    process.once('SIGINT', second);
+    process.once('SIGTERM', second);
+    const inFlight = server.inFlight();
+    const stopped = Promise.all([follower?.stop(), server.close({ graceMs: SHUTDOWN_GRACE_MS })]);
+    log(`${signal}: stopping; no new connections, finishing ${inFlight} requests in flight${follower ? ', ending the build' : ''}`);
+    await stopped;
+    log('stopped');
     return 0;
   } finally {
     await follower?.stop();

@@ -1,13 +1,14 @@
 /**
  * The gateway as an Express app, without `listen` (server.ts listens; tests drive the app over
- * real HTTP). Order: security headers, /auth (with its session), the method guard, the route
- * table, 404, the one error handler.
+ * real HTTP). Order: security headers, /healthz, /auth (with its session), the method guard, the
+ * route table, 404, the one error handler.
  */
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
 import type { WorkObserver } from './encoding.ts';
-import { errorHandler, unknownPath } from './errors.ts';
+import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
+import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
 import { methodGuard, surfaceRouter } from './routes.ts';
 import { servedSurfaces } from './surfaces.ts';
 
@@ -30,6 +31,10 @@ export interface GatewayOptions {
    * Bodies that are files leave with `X-Accel-Redirect: <prefix>/<path in out>` and no bytes (accel.ts).
    */
   accelRedirect?: string;
+  /** The builds this process runs, for `/healthz` (`serve --repo`'s follower); absent: none. */
+  buildStatus?: () => BuildStatus | null;
+  /** The clock of `/healthz` (ms since the epoch); tests inject one. */
+  now?: () => number;
 }
 
 /** `trust proxy` as Express wants it: booleans and hop counts typed, anything else (addresses, names) as is. */
@@ -66,6 +71,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.set('case sensitive routing', true);
 
   app.use(noSniff);
+  app.get(
+    HEALTH_PATH,
+    healthRoute({ out: options.out, releases: catalog.releases, buildStatus: options.buildStatus, composedFigures: () => ({ ...catalog.composed.stats().disk }), now: options.now ?? Date.now }),
+  );
+  app.all(HEALTH_PATH, (_req, _res, next) => next(methodNotAllowed('GET, HEAD')));
   app.use('/auth', options.auth.sessionMiddleware, options.auth.router);
   const routes = servedSurfaces();
   app.use(methodGuard(routes));

@@ -19,10 +19,11 @@ import type { Resolver } from './surface.ts';
 const ROUTER_OPTIONS = { strict: true, caseSensitive: true } as const;
 const ALLOW = 'GET, HEAD';
 
-export interface Route {
-  readonly row: SurfaceRow;
-  readonly resolve: Resolver;
-}
+/** A row that answers every method on its path itself (the tool server, POST), as an Express handler. */
+export type RowHandler = (catalog: Catalog, row: SurfaceRow) => RequestHandler;
+
+/** A served row: a GET row with its resolver, or a row with its own handler. */
+export type Route = { readonly row: SurfaceRow; readonly resolve: Resolver } | { readonly row: SurfaceRow; readonly handle: RowHandler };
 
 /**
  * The Express path of a row: `{param}` becomes `:param`, except that a sha-pinned row's `{name}`
@@ -32,11 +33,11 @@ export function expressPath(row: SurfaceRow): string {
   return row.path.replace(/\{(\w+)\}/g, (_match, key: string) => `:${key === 'name' && row.family === 'pinned' ? 'pkg' : key}`);
 }
 
-/** Other methods on a known path: 405 with `Allow`, whatever the parameters say. */
+/** Other methods on a known GET path: 405 with `Allow`, whatever the parameters say. (A row with its own handler answers them itself.) */
 export function methodGuard(routes: readonly Route[]): Router {
   const router = express.Router(ROUTER_OPTIONS);
   const guard: RequestHandler = (req, _res, next) => next(req.method === 'GET' || req.method === 'HEAD' ? undefined : methodNotAllowed(ALLOW));
-  for (const { row } of routes) router.all(expressPath(row), guard);
+  for (const route of routes) if ('resolve' in route) router.all(expressPath(route.row), guard);
   return router;
 }
 
@@ -60,7 +61,7 @@ function canonicalRedirect(row: SurfaceRow, catalog: Catalog): RequestHandler {
   };
 }
 
-function serve({ row, resolve }: Route, catalog: Catalog): RequestHandler {
+function serve({ row, resolve }: Extract<Route, { resolve: Resolver }>, catalog: Catalog): RequestHandler {
   return async (req, res, next) => {
     const result = await resolve({
       catalog,
@@ -79,7 +80,9 @@ export function surfaceRouter(routes: readonly Route[], catalog: Catalog, auth: 
   registerParams(router, catalog.releases);
   for (const route of routes) {
     const path = expressPath(route.row);
-    if (route.row.family === 'pinned') {
+    if ('handle' in route) {
+      router.all(path, route.handle(catalog, route.row));
+    } else if (route.row.family === 'pinned') {
       // Anonymous rows never see the session middleware: no Set-Cookie, the same bytes for everyone.
       router.get(path, canonicalRedirect(route.row, catalog), auth.sessionMiddleware, auth.requireSession, serve(route, catalog));
     } else {

@@ -2,8 +2,8 @@
  * `pkgcat serve`'s gateway: the session store, the cookie secret, the auth gate and the app,
  * listening. Every setting arrives as an argument; nothing here reads the environment.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
@@ -11,6 +11,7 @@ import { accelPrefix } from './accel.ts';
 import { createGateway } from './app.ts';
 import type { CatalogLimits, CatalogStats } from './catalog.ts';
 import type { WorkObserver } from './encoding.ts';
+import type { BuildStatus } from './health.ts';
 
 export interface ServerOptions {
   out: string;
@@ -33,6 +34,10 @@ export interface ServerOptions {
   limits?: CatalogLimits;
   /** Told of each assembly, compression and composition (the tests count them). */
   observe?: WorkObserver;
+  /** The builds this process runs, for `/healthz` (GatewayOptions.buildStatus). */
+  buildStatus?: () => BuildStatus | null;
+  /** The clock of `/healthz` (GatewayOptions.now); tests inject one. */
+  now?: () => number;
   log?: (line: string) => void;
 }
 
@@ -41,7 +46,14 @@ export interface RunningServer {
   readonly url: string;
   /** What the caches hold against their bounds, and the work in progress. */
   stats(): CatalogStats;
-  close(): Promise<void>;
+  /** Requests being answered now. */
+  inFlight(): number;
+  /**
+   * Stops accepting connections and lets the requests in flight finish (each connection is closed
+   * once its response is sent), then closes the session store. Connections still open after
+   * `graceMs` (a client reading very slowly) are cut. Default grace: none needed by an idle server.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 function urlHost(host: string): string {
@@ -70,6 +82,62 @@ export class ListenError extends Error {
   }
 }
 
+/**
+ * Closing without losing a request. `server.close()` would not do: it also destroys every
+ * connection Node deems idle, and in Node 24 that includes one whose response has called `end()`
+ * while its bytes still wait in the socket (a large body to a slow reader), so that body would be
+ * cut. So: stop listening (net.Server's close, without that sweep); close each connection once no
+ * response on it is in flight (`finish`: every byte handed to the system), gently (`end()`); once
+ * closing, every new response says `Connection: close`. After the grace period, cut what is left.
+ */
+function drain(server: Server): { readonly inFlight: number; close(graceMs: number): Promise<void> } {
+  /** Responses in flight on each open connection. */
+  const active = new Map<Socket, number>();
+  let inFlight = 0;
+  let closing = false;
+  const endIfIdle = (socket: Socket) => {
+    if (closing && (active.get(socket) ?? 0) === 0) socket.end();
+  };
+  server.on('connection', (socket: Socket) => {
+    active.set(socket, 0);
+    socket.once('close', () => active.delete(socket));
+  });
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    inFlight += 1;
+    active.set(socket, (active.get(socket) ?? 0) + 1);
+    if (closing) res.setHeader('Connection', 'close');
+    let done = false;
+    const settle = () => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+      if (active.has(socket)) active.set(socket, active.get(socket)! - 1);
+      endIfIdle(socket);
+    };
+    res.once('finish', settle);
+    res.once('close', settle);
+  });
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    close(graceMs) {
+      closing = true;
+      return new Promise<void>((resolve) => {
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        cut.unref();
+        // Calls back once every connection has closed.
+        net.Server.prototype.close.call(server, () => {
+          clearTimeout(cut);
+          resolve();
+        });
+        for (const socket of active.keys()) endIfIdle(socket);
+      });
+    },
+  };
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const accelRedirect = options.accelRedirect ? accelPrefix(options.accelRedirect) : undefined;
   const secret = options.sessionSecret
@@ -77,7 +145,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     : await loadOrCreateSecret(join(options.sessionDir, 'session-secret'));
   const store = await createSessionStore({ redisUrl: options.redisUrl, sqlitePath: join(options.sessionDir, 'sessions.db') });
   try {
-    const auth = createAuth({ usersFile: options.usersFile, store, secret });
+    // With Redis, the sign-in limiter counts on it too: every gateway sees the same failures.
+    const auth = createAuth({ usersFile: options.usersFile, store, secret, loginRateLimit: { store: store.loginCounters } });
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       const failed = (error: NodeJS.ErrnoException) => {
@@ -94,19 +163,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
-    const { app, catalog } = createGateway({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe, log: options.log });
+    const draining = drain(server);
+    const { app, catalog } = createGateway({
+      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
+      buildStatus: options.buildStatus, now: options.now, log: options.log,
+    });
     server.on('request', app);
     let closing: Promise<void> | null = null;
     return {
       url,
       stats: () => catalog.stats(),
-      close() {
+      inFlight: () => draining.inFlight,
+      close({ graceMs = 30_000 } = {}) {
         closing ??= (async () => {
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            // Idle keep-alive sockets would hold close() open; requests in flight still finish.
-            server.closeIdleConnections();
-          });
+          await draining.close(graceMs);
           await store.close();
         })();
         return closing;

@@ -1,16 +1,19 @@
 /**
- * The resolver of every served registry row (src/surfaces/registry.ts), by row id. A new surface
- * is a registry row plus one entry here; tests/gateway/registry.test.ts fails when a served row
- * has no resolver or a resolver has no served row.
+ * The resolver of every served GET row of the registry (src/surfaces/registry.ts), by row id. A new
+ * surface is a registry row plus one entry here (or in HANDLERS); tests/surfaces/registry.test.ts
+ * fails when a served row has neither, or an entry has no served row.
  */
-import { SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
-import { latestBundle, packageRecord, recentCommits } from './answers/floating.ts';
+import { SERVED } from '../src/surfaces/registry.ts';
+import { advisoryMarkdown, latestBundle, openapiDocument, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
+import { toolServerHandler } from './mcp/transport.ts';
+import type { Route, RowHandler } from './routes.ts';
 import type { Resolver } from './surface.ts';
 
 export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'recent-commits': recentCommits,
+  openapi: openapiDocument,
   'latest-bundle': latestBundle,
   'listing-bundle': listingBundle,
   'full-bundle': fullBundle,
@@ -20,13 +23,27 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   diff,
   'package-sbom': floatingSbom,
   package: packageRecord,
+  'advisory-feed': releaseDocument('advisory-feed'),
+  'changes-feed': releaseDocument('changes-feed'),
+  'package-markdown': releaseDocument('package-markdown'),
+  'advisory-markdown': advisoryMarkdown,
+  'llms-txt': releaseDocument('llms-txt'),
+  'llms-full-txt': releaseDocument('llms-full-txt'),
+  sitemap: releaseDocument('sitemap'),
 };
 
-/** The served rows with their resolvers, in registry order (the order routes match in). */
-export function servedSurfaces(): { row: SurfaceRow; resolve: Resolver }[] {
-  return SERVED.map((row) => {
-    const resolve = RESOLVERS[row.id];
-    if (!resolve) throw new Error(`the registry serves ${row.id} (${row.path}) but the gateway has no resolver for it`);
-    return { row, resolve };
+/** The handlers of the served rows that answer every method on their path themselves, by row id: the tool server (POST). */
+export const HANDLERS: Readonly<Record<string, RowHandler>> = {
+  'tool-server': toolServerHandler,
+};
+
+/** The served rows with their resolvers or handlers, in registry order (the order routes match in). */
+export function servedSurfaces(): Route[] {
+  return SERVED.map((row): Route => {
+    const resolve: Resolver | undefined = RESOLVERS[row.id];
+    if (resolve !== undefined) return { row, resolve };
+    const handle: RowHandler | undefined = HANDLERS[row.id];
+    if (handle !== undefined) return { row, handle };
+    throw new Error(`the registry serves ${row.id} (${row.path}) but the gateway has no resolver or handler for it`);
   });
 }

@@ -12,8 +12,10 @@ export interface ServeProcess {
   readonly url: string;
   readonly pid: number;
   readonly child: ChildProcess;
-  /** Everything it wrote to stderr so far. */
+  /** Everything it wrote to stderr so far (its builds' lines too: they share its stderr). */
   log(): string;
+  /** Resolves with the first match of `pattern` in its stderr, now or when it appears; rejects if it exits first. */
+  waitForLog(pattern: RegExp): Promise<RegExpExecArray>;
   /** SIGTERM, and wait for it to exit (SIGKILL after `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -37,8 +39,10 @@ export function startServeProcess(args: string[], env: NodeJS.ProcessEnv = {}, o
     child.once('exit', (code, signal) => {
       if (!started) fail(new Error(`pkgcat serve exited (${signal ?? code}) before serving:\n${stderr}`));
     });
+    const waiters = new Set<() => void>();
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      for (const look of waiters) look();
       const match = /serving .* on (http:\/\/\S+?)(?:,|\s|$)/m.exec(stderr);
       if (!started && match) {
         started = true;
@@ -48,6 +52,26 @@ export function startServeProcess(args: string[], env: NodeJS.ProcessEnv = {}, o
           pid: child.pid!,
           child,
           log: () => stderr,
+          waitForLog(pattern) {
+            return new Promise((found, gone) => {
+              const look = () => {
+                const match = pattern.exec(stderr);
+                if (match) {
+                  waiters.delete(look);
+                  child.off('exit', exited);
+                  found(match);
+                }
+              };
+              const exited = () => {
+                waiters.delete(look);
+                gone(new Error(`pkgcat serve exited before its log matched ${pattern}:\n${stderr}`));
+              };
+              waiters.add(look);
+              child.once('exit', exited);
+              look();
+              if (waiters.has(look) && (child.exitCode !== null || child.signalCode !== null)) exited();
+            });
+          },
           async stop(graceMs = 10_000) {
             if (child.exitCode !== null || child.signalCode !== null) return;
             const exited = new Promise((done) => child.once('exit', done));

@@ -1,12 +1,18 @@
 /**
  * Sessions in Redis, shared by every gateway pointed at the same server: connect-redis's
- * RedisStore with a `redis` (node-redis) client.
+ * RedisStore with a `redis` (node-redis) client. The sign-in limiter's counters live on the same
+ * connection (rate-limit-redis), so every gateway counts the same failures.
  */
 import { RedisStore } from 'connect-redis';
+import type { Store as RateLimitStore } from 'express-rate-limit';
+import { RedisStore as RateLimitRedisStore, type RedisReply } from 'rate-limit-redis';
 import { createClient } from 'redis';
+import type { LoginLimiterName } from './rate-limit.ts';
 import type { PkgcatSessionStore } from './session-store.ts';
 
 export const REDIS_PREFIX = 'pkgcat:sess:';
+/** Keys of the sign-in limiter's counters: `pkgcat:login:user:<address>|<username>`, `pkgcat:login:ip:<address>`. */
+export const LOGIN_COUNTER_PREFIX = 'pkgcat:login:';
 
 export interface RedisSessionStoreOptions {
   readonly url: string;
@@ -28,14 +34,23 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
+/** Sends one raw command on the connection (what rate-limit-redis needs). */
+type SendCommand = (command: string[]) => Promise<RedisReply>;
+
 class PkgcatRedisStore extends RedisStore implements PkgcatSessionStore {
   readonly kind = 'redis' as const;
   #close: () => Promise<void>;
+  #sendCommand: SendCommand;
 
-  constructor(options: ConstructorParameters<typeof RedisStore>[0], close: () => Promise<void>) {
+  constructor(options: ConstructorParameters<typeof RedisStore>[0], close: () => Promise<void>, sendCommand: SendCommand) {
     super(options);
     this.#close = close;
+    this.#sendCommand = sendCommand;
   }
+
+  /** A store for one sign-in limiter's counters, on this connection. */
+  readonly loginCounters = (limiter: LoginLimiterName): RateLimitStore =>
+    new RateLimitRedisStore({ sendCommand: (...command: string[]) => this.#sendCommand(command), prefix: `${LOGIN_COUNTER_PREFIX}${limiter}:` });
 
   close(): Promise<void> {
     return this.#close();
@@ -94,5 +109,6 @@ export async function createRedisSessionStore(options: RedisSessionStoreOptions)
       client.destroy();
     }
   };
-  return new PkgcatRedisStore({ client, prefix: options.prefix ?? REDIS_PREFIX }, close);
+  const sendCommand: SendCommand = (command) => client.sendCommand(command) as Promise<RedisReply>;
+  return new PkgcatRedisStore({ client, prefix: options.prefix ?? REDIS_PREFIX }, close, sendCommand);
 }

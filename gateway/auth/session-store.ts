@@ -7,12 +7,19 @@ import session, { type SessionData } from 'express-session';
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { Store as RateLimitStore } from 'express-rate-limit';
+import type { LoginLimiterName } from './rate-limit.ts';
 import { createRedisSessionStore } from './redis-store.ts';
 
 /** A session store the gateway can close on shutdown. */
 export type PkgcatSessionStore = session.Store & {
   readonly kind: 'sqlite' | 'redis';
   close(): Promise<void>;
+  /**
+   * Where the sign-in limiter counts failures when the sessions are shared (Redis): one store per
+   * limiter. Absent: the counters stay in memory, per process (rate-limit.ts).
+   */
+  readonly loginCounters?: (limiter: LoginLimiterName) => RateLimitStore;
 };
 
 export interface SqliteSessionStoreOptions {

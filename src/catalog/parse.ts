@@ -6,7 +6,10 @@
  */
 import type { z } from 'zod';
 import type { Manifest, OsvRecord, Scorecard } from '../compose/types.ts';
-import { AdvisorySchema, ManifestSchema, ScorecardSchema, describeIssues, fieldIssues, type FieldIssue } from '../schemas/catalog.ts';
+import {
+  AdvisorySchema, ManifestSchema, ScorecardSchema, WEB_URL_RULE, WEB_URL_SCHEMES, describeIssues, fieldIssues, isUrlWithScheme, type FieldIssue,
+} from '../schemas/catalog.ts';
+import { quoted } from '../quote.ts';
 
 export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; reason: string };
 
@@ -48,13 +51,10 @@ function check<S extends z.ZodType>(
   return result.success && issues.length === 0 ? { ok: true, value: result.data } : { ok: false, issues };
 }
 
-function isAbsoluteUrl(value: string): boolean {
-  try {
-    return Boolean(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
+const isWebUrl = (value: string) => isUrlWithScheme(value, WEB_URL_SCHEMES);
+
+/** The warning for a link that is not a web URL: `"homepage" is not an http(s) URL: "javascript:..."`. */
+const notWebUrl = (file: string, path: string, value: string) => `${file}: "${path}" is not ${WEB_URL_RULE}: ${quoted(value)}`;
 
 /** Validates `packages/<dirName>/manifest.json`. */
 export function parseManifest(bytes: Buffer, dirName: string): Parsed<Manifest> {
@@ -64,11 +64,14 @@ export function parseManifest(bytes: Buffer, dirName: string): Parsed<Manifest> 
   const misplaced = typeof name === 'string' && name !== dirName;
   const result = check(ManifestSchema, file.json, misplaced ? { path: 'name', message: `must equal its directory name "${dirName}", not ${JSON.stringify(name)}` } : undefined);
   if (!result.ok) return { ok: false, reason: describeIssues('manifest.json', result.issues) };
-  const manifest = result.value;
+  const manifest = { ...result.value };
   const warnings: string[] = [];
+  // Pages link these: a `javascript:` homepage must never reach one.
   for (const field of ['homepage', 'repository'] as const) {
     const value = manifest[field];
-    if (value !== undefined && !isAbsoluteUrl(value)) warnings.push(`manifest.json: "${field}" is not an absolute URL: ${JSON.stringify(value)}`);
+    if (value === undefined || isWebUrl(value)) continue;
+    warnings.push(`${notWebUrl('manifest.json', field, value)}; the field is left out`);
+    delete manifest[field];
   }
   return { ok: true, value: manifest, warnings };
 }
@@ -81,8 +84,27 @@ export function parseAdvisory(bytes: Buffer, fileId: string): Parsed<OsvRecord> 
   const misplaced = typeof id === 'string' && id !== '' && id !== fileId;
   const result = check(AdvisorySchema, file.json, misplaced ? { path: 'id', message: `must equal its file name without ".json" ("${fileId}"), not ${JSON.stringify(id)}` } : undefined);
   if (!result.ok) return { ok: false, reason: describeIssues('advisory', result.issues) };
-  // Kept as written: composition reads the OSV fields it uses defensively.
-  return { ok: true, value: file.json as OsvRecord, warnings: [] };
+  // Kept as written (composition reads the OSV fields it uses defensively), but for its links.
+  const { record, warnings } = withWebReferences(file.json);
+  return { ok: true, value: record as OsvRecord, warnings };
+}
+
+/**
+ * The record without the `references[]` entries whose `url` is not a web URL, one warning each:
+ * a reference is its link, so the entry goes with it. Entries without a `url` stay as written.
+ */
+function withWebReferences(record: Record<string, unknown>): { record: Record<string, unknown>; warnings: string[] } {
+  const references = record.references;
+  if (!Array.isArray(references)) return { record, warnings: [] };
+  const warnings: string[] = [];
+  const kept = references.filter((reference: unknown, index) => {
+    const url = (reference as { url?: unknown } | null)?.url;
+    if (url === undefined || (typeof url === 'string' && isWebUrl(url))) return true;
+    const path = `references[${index}].url`;
+    warnings.push(`${typeof url === 'string' ? notWebUrl('advisory', path, url) : `advisory: "${path}" must be a string`}; the reference is left out`);
+    return false;
+  });
+  return warnings.length === 0 ? { record, warnings } : { record: { ...record, references: kept }, warnings };
 }
 
 /** Validates `packages/<name>/scorecard.json`; the scorecard is kept as written. */

@@ -24,12 +24,16 @@ export const CACHE = {
   openapi: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
   /** DECISIONS.md 8: markdown mirrors, `llms.txt`, `sitemap.xml`, HTML pages (later rows). */
   pages: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
+  /** SPEC.md "Cache-Control per surface": tool server responses (`POST /api/mcp`), every one of them, errors included. */
+  tool: 'private, no-store',
   /** SPEC.md: `/pkgs/advisories.xml` (a later row). */
   feed: 'public, max-age=60, s-maxage=3600, stale-while-revalidate=86400',
   /** Gateway decision: unknown paths, unreadable request bodies (400, 413, 415), 405, 500, 503. Nothing about them is worth caching anywhere. */
   error: 'private, no-store',
   /** Gateway decision (CLI.md "Signing in"): every answer of `/auth/*` (form, sign-in, sign-out, their errors) is per caller. */
   auth: 'private, no-store',
+  /** Gateway decision: `/healthz`, the state of this process now; never cached, by anyone. */
+  health: 'no-store',
 } as const;
 
 export type CacheControl = (typeof CACHE)[keyof typeof CACHE];

@@ -15,7 +15,7 @@
  */
 import { CACHE } from './cache-control.ts';
 import { CONTENT_TYPE } from './content-types.ts';
-import { SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
+import { fillTemplate, SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
 
 /** One kind of file in `public/`: how a static host must serve it (derived from a registry row). */
 export interface StaticSurface {
@@ -28,8 +28,10 @@ export interface StaticSurface {
   /** nginx `location` arguments matching exactly those paths. */
   readonly nginxLocation: string;
   /**
-   * `_headers` path pattern: the URL path with each parameter segment as a `:placeholder` (one
-   * segment, on Netlify and Cloudflare Pages alike). Rows sharing one must have the same headers.
+   * `_headers` path pattern (hostPathOf): the URL path with each parameter as a `:placeholder`
+   * (one segment, on Netlify and Cloudflare Pages alike), or, for a parameter with text around it in
+   * its segment, as a `*` splat keeping that text (`/pkgs/*.md`) when the splat matches no other
+   * row's files. Rows sharing one must have the same headers.
    */
   readonly hostPath: string;
   readonly contentType: string;
@@ -40,16 +42,34 @@ export interface StaticSurface {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The `_headers` pattern of `row`. A placeholder takes a whole segment, so `/pkgs/:name` would also
+ * match `/pkgs/advisories.xml` (and a page's `/pkgs/zlib`); a splat keeps the text around the
+ * parameter (`/pkgs/*.md`) but may cross segments, so `/api/pkgs/*.json` would also match
+ * `/api/pkgs/zlib/sbom.json`. The splat is taken when it matches no path of another row with a
+ * public file; else the placeholders.
+ */
+function hostPathOf(row: SurfaceRow, rows: readonly SurfaceRow[]): string {
+  const path = row.path;
+  const placeholders = path
+    .split('/')
+    .map((segment) => (segment.includes('{') ? `:${templateParams(segment)[0]}` : segment))
+    .join('/');
+  const parameters = templateParams(path);
+  // Cloudflare Pages takes one splat per rule; a segment that is only its parameter gains nothing from one.
+  if (parameters.length !== 1 || path.split('/').includes(`{${parameters[0]}}`)) return placeholders;
+  const splat = path.replace(/\{\w+\}/, '*');
+  const others = rows.filter((other) => other !== row).map((other) => fillTemplate(other.path, Object.fromEntries(templateParams(other.path).map((name) => [name, 'x']))));
+  return others.some((other) => hostPattern(splat).test(other)) ? placeholders : splat;
+}
+
 /** The static rules of one registry row whose public file is its URL path. */
-function staticSurface(row: SurfaceRow): StaticSurface {
+function staticSurface(row: SurfaceRow, rows: readonly SurfaceRow[]): StaticSurface {
   const path = `/${row.publicFile}`;
   if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
   const fixed = templateParams(path).length === 0;
   const source = `^${path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
-  const hostPath = path
-    .split('/')
-    .map((segment) => (segment.includes('{') ? `:${templateParams(segment)[0]}` : segment))
-    .join('/');
+  const hostPath = hostPathOf(row, rows);
   if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
   return {
     id: row.id,
@@ -68,7 +88,8 @@ function staticSurface(row: SurfaceRow): StaticSurface {
  * rows that have a public file. tests/http/static-rules.test.ts fails when a file of a build
  * matches no row.
  */
-export const STATIC_SURFACES: readonly StaticSurface[] = SERVED.filter((row) => row.publicFile !== undefined).map(staticSurface);
+const PUBLIC_ROWS = SERVED.filter((row) => row.publicFile !== undefined);
+export const STATIC_SURFACES: readonly StaticSurface[] = PUBLIC_ROWS.map((row) => staticSurface(row, PUBLIC_ROWS));
 
 /** Headers every anonymous file carries besides its Content-Type and Cache-Control (gateway/app.ts, gateway/send.ts). */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
@@ -192,20 +213,26 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   return lines.join('\n');
 }
 
-/** The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. */
+/**
+ * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts combine
+ * the values of every rule that matches a path: one rule should match each file, or values would
+ * repeat (same headers) or mix (different ones). A fixed path that a placeholder or splat rule covers is
+ * left to that rule when their headers agree. When they differ (the OpenAPI document's
+ * Cache-Control under `/api/pkgs/:name`) no pattern can leave the fixed file out, so it gets its
+ * own rule after the placeholder's: Netlify takes a header from the later rule, Cloudflare Pages
+ * joins both values (docs/deployment.md).
+ */
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
-  // Hosts combine the values of every rule that matches a path: exactly one rule may match each
-  // file, or values would repeat (same headers) or mix (different ones). A fixed path that a
-  // placeholder rule covers is left to that rule when their headers agree.
   const covering = (path: string) => [...rules.keys()].find((rule) => hostPattern(rule).test(path));
-  const placeholders = STATIC_SURFACES.filter((surface) => surface.hostPath.includes(':'));
+  const placeholders = STATIC_SURFACES.filter((surface) => /[:*]/.test(surface.hostPath));
   for (const surface of [...placeholders, ...STATIC_SURFACES.filter((surface) => !placeholders.includes(surface))]) {
     const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
     const rule = covering(surface.hostPath);
     if (rule === undefined) rules.set(surface.hostPath, headers);
     else if (JSON.stringify(rules.get(rule)) !== JSON.stringify(headers)) {
-      throw new Error(`_headers: ${surface.hostPath} would need two sets of headers (${rule} covers it)`);
+      if (placeholders.includes(surface)) throw new Error(`_headers: ${surface.hostPath} would need two sets of headers (${rule} covers it)`);
+      rules.set(surface.hostPath, headers);
     }
   }
   const lines = [
@@ -220,9 +247,10 @@ export function renderHeadersFile(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The paths a `_headers` rule matches (`:placeholder`: one segment). */
+/** The paths a `_headers` rule matches (`:placeholder`: one segment; `*`: anything, `/` included). */
 function hostPattern(rule: string): RegExp {
-  return new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : escapeRegExp(segment))).join('/')}$`);
+  const segment = (text: string) => (text.startsWith(':') ? '[^/]+' : text.split('*').map(escapeRegExp).join('.*'));
+  return new RegExp(`^${rule.split('/').map(segment).join('/')}$`);
 }
 
 /** Headers the gateway sets on an X-Accel-Redirect answer that nginx does not carry over by itself (it keeps Content-Type and Cache-Control). */

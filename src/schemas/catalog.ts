@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { isPackageName, nameKey } from '../grammar.ts';
+import { quoted } from '../quote.ts';
 
 /** One problem in a file: the field's path (`archive.sha256`, `checks[2].name`; empty for the whole file) and what is wrong. */
 export interface FieldIssue {
@@ -22,6 +23,32 @@ export const PACKAGE_NAME_RULE = 'a letter or digit, then letters, digits, ".", 
 const requiredOr = (otherwise: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : otherwise);
 
 const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * Schemes of the links in catalog data that pages and SBOMs show (`homepage`, `repository`, an
+ * advisory's `references[].url`): the web's. Anything else (`javascript:`, `data:`, `file:`, a
+ * URL without a scheme) is dropped with a warning (src/catalog/parse.ts).
+ */
+export const WEB_URL_SCHEMES: readonly string[] = ['http', 'https'];
+
+/**
+ * Schemes of `archive.url`: the web's, and git's over them or over ssh (`git+https://host/repo@ref`,
+ * as vcpkg_from_git writes a source archive). A manifest whose archive has another is unusable.
+ */
+export const ARCHIVE_URL_SCHEMES: readonly string[] = ['http', 'https', 'git+http', 'git+https', 'git+ssh'];
+
+/** `<scheme>://`, as written at the very start of the value (no leading space, no scheme-relative `//`). */
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+/** Whether `value` is an absolute URL, written `<scheme>://...`, with one of `schemes` (any case). */
+export function isUrlWithScheme(value: string, schemes: readonly string[]): boolean {
+  const scheme = SCHEME.exec(value)?.[1].toLowerCase();
+  return scheme !== undefined && schemes.includes(scheme) && URL.canParse(value);
+}
+
+/** How a rule on schemes reads in a message: `an http(s) URL`, `an http(s), git+http(s) or git+ssh URL`. */
+export const WEB_URL_RULE = 'an http(s) URL';
+const ARCHIVE_URL_RULE = 'an http(s), git+http(s) or git+ssh URL';
 
 const requiredString = z.string({ error: requiredOr('must be a string') });
 const optionalString = z.string({ error: 'must be a string' }).optional();
@@ -67,7 +94,9 @@ export const ManifestSchema = z.object(
       .transform((stars) => stars ?? 0),
     archive: z.object(
       {
-        url: requiredString.refine((url) => url !== '', { error: 'must not be empty' }),
+        url: requiredString
+          .refine((url) => url !== '', { error: 'must not be empty', abort: true })
+          .refine((url) => isUrlWithScheme(url, ARCHIVE_URL_SCHEMES), { error: (issue) => `must be ${ARCHIVE_URL_RULE}, not ${quoted(String(issue.input))}` }),
         sha256: z.string({ error: requiredOr('must be 64 lowercase hex characters') }).regex(SHA256, { error: 'must be 64 lowercase hex characters' }),
       },
       { error: requiredOr('must be an object {url, sha256}') },

@@ -215,12 +215,89 @@ export const VersionHistory = z
   })
   .meta({ id: 'VersionHistory' });
 
+/** A package as `search_packages` lists it: the listing tier, kept small (no description, no stars). */
+export const SearchHit = z
+  .strictObject({
+    name: packageName,
+    version: z.string(),
+    license: z.string().describe('SPDX license expression, as the catalog gives it.'),
+    categories: z.array(z.string()),
+    advisories: z.array(SlimAdvisory).describe('Active direct advisories.'),
+    maxSeverity: Severity.nullable().describe('The highest severity among `advisories`; null when there are none.'),
+  })
+  .meta({ id: 'SearchHit' });
+
+/** The `search_packages` tool's result. */
+export const SearchResult = z
+  .strictObject({
+    schemaVersion,
+    commitSha: sha.describe('The commit searched: the latest on main when the call was made.'),
+    pushedAt: timestamp,
+    total: z.number().int().min(0).describe('How many packages match, whatever `limit` and `offset` say.'),
+    offset: z.number().int().min(0).describe('Index of the first match in `packages` among all matches.'),
+    packages: z.array(SearchHit).describe('The matches from `offset` on, at most `limit` of them, in the documented order.'),
+  })
+  .meta({ id: 'SearchResult' });
+
+/** The `get_advisories` tool's result. */
+export const AdvisoriesResult = z
+  .strictObject({
+    schemaVersion,
+    commitSha: sha,
+    pushedAt: timestamp,
+    name: packageName,
+    advisories: z.array(FullAdvisory).describe('Active direct advisories of the package itself.'),
+    transitiveAdvisories: z
+      .array(TransitiveAdvisory)
+      .optional()
+      .describe('Active advisories reached through build and runtime dependencies, one entry per advisory, with a shortest path from this package to the culprit; absent when `include_transitive` is false.'),
+  })
+  .meta({ id: 'AdvisoriesResult' });
+
+/** The `list_catalog_commits` tool's result. */
+export const CommitsResult = z
+  .strictObject({ schemaVersion, commits: z.array(CommitInfo).describe('Distinct commits of main, newest first.') })
+  .meta({ id: 'CommitsResult' });
+
 export const ErrorBody = z
   .strictObject({
     error: z.string().describe('A stable code: `not_found`, `auth_required`, `ambiguous sha`, `method_not_allowed`, `internal`, ...'),
     message: z.string().describe('What went wrong, for a person.'),
   })
   .meta({ id: 'Error' });
+
+/**
+ * `GET /healthz` (gateway/health.ts): for load balancers and operators, not a catalog surface. It
+ * describes this gateway process (its release, the builds it runs), so two gateways over one
+ * output may answer differently; 200 while a release is published, 503 before.
+ */
+export const Health = z
+  .strictObject({
+    status: z
+      .enum(['ok', 'build-failed', 'no-release'])
+      .describe('`ok`: serving a release; `build-failed`: serving a release, but the last build failed (see `build.lastFailure`); `no-release`: nothing is published yet (503).'),
+    tip: z.strictObject({ sha, pushedAt: timestamp }).nullable().describe('The published tip; null before the first release.'),
+    release: z
+      .strictObject({
+        id: z.string(),
+        publishedAt: z.iso.datetime().describe('When this release was switched in (UTC, whole seconds).'),
+        ageSeconds: z.number().int().min(0).describe('Seconds since `publishedAt`.'),
+      })
+      .nullable(),
+    build: z
+      .strictObject({
+        running: z.boolean().describe('A build of main is running (or waiting for another build of the output to finish).'),
+        waitingFor: z.number().int().nullable().describe('The pid of another build of the output directory this one waits for.'),
+        lastFailure: z.string().nullable().describe('Why the last build failed, in one line; null when it succeeded or none ran yet.'),
+      })
+      .nullable()
+      .describe('The builds this process runs (`serve --repo`); null when it runs none.'),
+    composed: z
+      .record(z.string(), z.number())
+      .optional()
+      .describe('Figures of the store of bodies composed on request, when it keeps any.'),
+  })
+  .meta({ id: 'Health' });
 
 /** Every wire schema by name: the surface registry names a row's body by one of these keys. */
 export const WIRE = {
@@ -232,6 +309,10 @@ export const WIRE = {
   Dependencies,
   VersionHistory,
   ErrorBody,
+  Health,
+  SearchResult,
+  AdvisoriesResult,
+  CommitsResult,
 } as const;
 
 export type WireName = keyof typeof WIRE;
@@ -250,6 +331,11 @@ export type Diff = z.infer<typeof Diff>;
 export type Dependencies = z.infer<typeof Dependencies>;
 export type VersionHistory = z.infer<typeof VersionHistory>;
 export type ErrorBody = z.infer<typeof ErrorBody>;
+export type Health = z.infer<typeof Health>;
+export type SearchHit = z.infer<typeof SearchHit>;
+export type SearchResult = z.infer<typeof SearchResult>;
+export type AdvisoriesResult = z.infer<typeof AdvisoriesResult>;
+export type CommitsResult = z.infer<typeof CommitsResult>;
 
 /**
  * Checks a parsed body against a wire schema. Returns null when it conforms, else one line

@@ -5,17 +5,20 @@
  * (`<users file>.lock`). The session database is not locked with it: SQLite locks its own file.
  *
  * A lock is stale, and taken over, when its holder is not running any more (a build that was
- * killed), when it carries this process's pid without this process holding it (left by an earlier
+ * killed; an exited process not yet reaped counts as not running), when it carries this process's pid without this process holding it (left by an earlier
  * process that had the same pid, as happens to pid 1 in a container), when it carries no pid,
  * and, with `staleMs`, when it is older than that (a holder on another host of a shared filesystem).
  */
+import { readFileSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { writeFileOnce } from './atomic.ts';
 
 export interface LockOptions {
-  /** How long to wait for a live holder to let go (ms). Default 0: fail at once. */
+  /** How long to wait for a live holder to let go (ms); Infinity waits for as long as it lives. Default 0: fail at once. */
   readonly waitMs?: number;
+  /** Called once, with the holder's pid, when a live holder makes this call wait (to say so). */
+  readonly onWait?: (holder: number | null) => void;
   /** How often to look again while waiting (ms). Default 50. */
   readonly pollMs?: number;
   /** A lock older than this is stale even when its pid is running. Default: never by age alone. */
@@ -53,10 +56,25 @@ const TAKEOVERS = 3;
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether `pid` has exited but was not reaped yet (Linux; elsewhere: false). An orphaned build
+ * re-parented to an init that does not reap (a container's PID 1 often does not) stays a zombie
+ * for ever: signal 0 still reaches it, yet its lock is stale.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) state ...`: comm may hold spaces and parentheses, the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 
@@ -101,6 +119,7 @@ export async function acquireLock(file: string, options: LockOptions = {}): Prom
   const path = resolve(file);
   const deadline = Date.now() + (options.waitMs ?? 0);
   let takeovers = 0;
+  let waiting = false;
   for (;;) {
     if (await writeFileOnce(path, String(process.pid), { mode: options.mode, dirMode: options.dirMode })) {
       held.add(path);
@@ -123,6 +142,8 @@ export async function acquireLock(file: string, options: LockOptions = {}): Prom
       continue;
     }
     if (Date.now() >= deadline) throw options.busyError?.(holder.pid, path) ?? new LockBusyError(path, holder.pid);
+    if (!waiting) options.onWait?.(holder.pid);
+    waiting = true;
     await new Promise((done) => setTimeout(done, options.pollMs ?? 50));
   }
 }

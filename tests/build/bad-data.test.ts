@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { readStateRoot } from '../../src/store/layout.ts';
 import { buildCatalog } from '../../build/build.ts';
-import { hoursLater, manifest, pinnedJson, temporaryDirectory } from '../helpers/catalog.ts';
+import { advisory, hoursLater, manifest, pinnedJson, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 
 describe('a manifest with three bad fields', () => {
   it('gives one error diagnostic that names all three, and leaves the package out of that commit', async () => {
@@ -32,5 +32,40 @@ describe('a manifest with three bad fields', () => {
     ]);
     const listing = await pinnedJson(out, shas[1]!, 'listing');
     expect(listing.packages.map((pkg: { name: string }) => pkg.name)).toEqual(['zlib']);
+  });
+});
+
+describe('links that are not http(s) URLs (pages will link them)', () => {
+  it('a javascript: homepage and a file: advisory reference become warnings and are left out; the package and the advisory stay', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    const osv = advisory('ADV-LINK-1', { package: 'zlib' });
+    osv.references = [{ type: 'WEB', url: 'file:///etc/passwd' }, { type: 'ADVISORY', url: 'https://example.org/ADV-LINK-1' }];
+    const [sha] = await createCatalogRepo(repo, [
+      {
+        message: 'Add zlib with a script for a homepage',
+        time: hoursLater(0),
+        files: {
+          'packages/zlib/manifest.json': manifest('zlib', { homepage: 'javascript:alert(1)', repository: 'https://github.com/madler/zlib' }),
+          'advisories/ADV-LINK-1.json': osv,
+        },
+      },
+    ]);
+    const lines: string[] = [];
+    await buildCatalog({ repo, out, progress: false, log: (line) => lines.push(line) });
+    const homepage = 'manifest.json: "homepage" is not an http(s) URL: "javascript:alert(1)"; the field is left out';
+    const reference = 'advisory: "references[0].url" is not an http(s) URL: "file:///etc/passwd"; the reference is left out';
+    expect(await releaseFile(out, 'diagnostics.json')).toEqual([
+      { commit: sha, path: 'packages/zlib/manifest.json', level: 'warning', message: homepage },
+      { commit: sha, path: 'advisories/ADV-LINK-1.json', level: 'warning', message: reference },
+    ].sort((a, b) => (a.path < b.path ? -1 : 1)));
+    expect(lines).toContain(`diagnostic warning: commit ${sha!.slice(0, 12)} packages/zlib/manifest.json: ${homepage}`);
+
+    const full = await pinnedJson(out, sha!, 'full');
+    const zlib = full.packages.find((pkg: { name: string }) => pkg.name === 'zlib');
+    expect(zlib).toMatchObject({ homepage: null, repository: 'https://github.com/madler/zlib' });
+    expect(zlib.advisories.map((adv: { id: string; references: unknown }) => [adv.id, adv.references])).toEqual([
+      ['ADV-LINK-1', [{ type: 'ADVISORY', url: 'https://example.org/ADV-LINK-1' }]],
+    ]);
   });
 });

@@ -27,13 +27,13 @@ const value = <T>(parsed: Parsed<T>): T => {
 
 describe('manifest.json', () => {
   it('fills in the defaults and keeps exactly the fields of the format', () => {
-    const parsed = parseManifest(bytes(manifestFile({ extra: true, archive: { url: 'u', sha256: SHA, size: 1 } })), 'zlib');
+    const parsed = parseManifest(bytes(manifestFile({ extra: true, archive: { url: 'https://zlib.net/z.tgz', sha256: SHA, size: 1 } })), 'zlib');
     expect(parsed).toEqual({
       ok: true,
       warnings: [],
       value: {
         name: 'zlib', version: '1.3.1', description: 'A compression library.', license: 'Zlib',
-        categories: [], stars: 0, archive: { url: 'u', sha256: SHA }, dependencies: { build: [], runtime: [] },
+        categories: [], stars: 0, archive: { url: 'https://zlib.net/z.tgz', sha256: SHA }, dependencies: { build: [], runtime: [] },
       },
     });
     expect(Object.keys(value(parsed))).toEqual(['name', 'version', 'description', 'license', 'categories', 'stars', 'archive', 'dependencies']);
@@ -55,7 +55,11 @@ describe('manifest.json', () => {
     ['stars 0', { stars: 0 }],
     ['a very large integer of stars', { stars: 1e20 }],
     ['an empty dependencies object', { dependencies: {} }],
-    ['a white-space archive url', { archive: { url: ' ', sha256: SHA } }],
+    ['an http archive url', { archive: { url: 'http://zlib.net/z.tgz', sha256: SHA } }],
+    ['a git+https archive url (as vcpkg_from_git writes it)', { archive: { url: 'git+https://github.com/madler/zlib@v1.3.1', sha256: SHA } }],
+    ['a git+http archive url', { archive: { url: 'git+http://example.org/zlib.git@v1', sha256: SHA } }],
+    ['a git+ssh archive url', { archive: { url: 'git+ssh://git@github.com/madler/zlib.git@v1', sha256: SHA } }],
+    ['a scheme in capitals', { archive: { url: 'HTTPS://ZLIB.NET/Z.TGZ', sha256: SHA }, homepage: 'HTTP://ZLIB.NET' }],
   ])('accepts %s', (_case, overrides) => {
     expect(reason(parseManifest(bytes(manifestFile(overrides)), 'zlib'))).toBeNull();
   });
@@ -80,8 +84,14 @@ describe('manifest.json', () => {
     ['the archive is an array', { archive: [] }, '"archive" must be an object {url, sha256}'],
     ['the archive url is missing', { archive: { sha256: SHA } }, '"archive.url" is required'],
     ['the archive url is empty', { archive: { url: '', sha256: SHA } }, '"archive.url" must not be empty'],
-    ['the archive sha256 is missing', { archive: { url: 'u' } }, '"archive.sha256" is required'],
-    ['the archive sha256 is uppercase', { archive: { url: 'u', sha256: SHA.toUpperCase() } }, '"archive.sha256" must be 64 lowercase hex characters'],
+    ['the archive url is white space', { archive: { url: ' ', sha256: SHA } }, '"archive.url" must be an http(s), git+http(s) or git+ssh URL, not " "'],
+    ['the archive url is a javascript: URL', { archive: { url: 'javascript:alert(1)', sha256: SHA } }, '"archive.url" must be an http(s), git+http(s) or git+ssh URL, not "javascript:alert(1)"'],
+    ['the archive url is a file: URL', { archive: { url: 'file:///etc/passwd', sha256: SHA } }, '"archive.url" must be an http(s), git+http(s) or git+ssh URL, not "file:///etc/passwd"'],
+    ['the archive url is an ftp: URL', { archive: { url: 'ftp://ftp.gnu.org/z.tgz', sha256: SHA } }, '"archive.url" must be an http(s), git+http(s) or git+ssh URL, not "ftp://ftp.gnu.org/z.tgz"'],
+    ['the archive url has no scheme', { archive: { url: 'zlib.net/z.tgz', sha256: SHA } }, '"archive.url" must be an http(s), git+http(s) or git+ssh URL, not "zlib.net/z.tgz"'],
+    ['the archive url is a long data: URL (quoted in part)', { archive: { url: `data:,${'x'.repeat(200)}`, sha256: SHA } }, `"archive.url" must be an http(s), git+http(s) or git+ssh URL, not "data:,${'x'.repeat(94)}"... (206 characters)`],
+    ['the archive sha256 is missing', { archive: { url: 'https://zlib.net/z.tgz' } }, '"archive.sha256" is required'],
+    ['the archive sha256 is uppercase', { archive: { url: 'https://zlib.net/z.tgz', sha256: SHA.toUpperCase() } }, '"archive.sha256" must be 64 lowercase hex characters'],
     ['dependencies is an array', { dependencies: ['cmake'] }, '"dependencies" must be an object {build?, runtime?}'],
     ['dependencies.runtime is a string', { dependencies: { runtime: 'cmake' } }, '"dependencies.runtime" must be an array of package names'],
     ['a dependency breaks the grammar', { dependencies: { build: ['cmake', 'not ok'] } }, '"dependencies.build[1]" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"), not "not ok"'],
@@ -91,7 +101,7 @@ describe('manifest.json', () => {
   });
 
   it('names every bad field at once, in the order of the format', () => {
-    const file = manifestFile({ version: undefined, stars: -3, archive: { url: 'u', sha256: 'abc' } });
+    const file = manifestFile({ version: undefined, stars: -3, archive: { url: 'https://zlib.net/z.tgz', sha256: 'abc' } });
     expect(reason(parseManifest(bytes(file), 'zlib'))).toBe(
       'manifest.json: "version" is required; "stars" must be an integer >= 0; "archive.sha256" must be 64 lowercase hex characters',
     );
@@ -106,16 +116,32 @@ describe('manifest.json', () => {
     expect(reason(parseManifest(input, 'zlib'))).toEqual(expected);
   });
 
-  it('keeps a homepage or repository that is not an absolute URL, with one warning each', () => {
-    const parsed = parseManifest(bytes(manifestFile({ homepage: 'zlib.net', repository: 'git@github.com:madler/zlib' })), 'zlib');
-    expect(parsed).toMatchObject({
+  it.each([
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['a javascript: URL in capitals after a space', ' JavaScript:alert(1)'],
+    ['a data: URL', 'data:text/html,<script>alert(1)</script>'],
+    ['a file: URL', 'file:///etc/passwd'],
+    ['a URL without a scheme', 'zlib.net'],
+    ['a scheme-relative URL', '//zlib.net'],
+    ['an scp-style git address', 'git@github.com:madler/zlib'],
+    ['an http URL without the slashes', 'http:zlib.net'],
+  ])('drops a homepage or repository that is %s, with one warning each; the package stays', (_case, link) => {
+    const parsed = parseManifest(bytes(manifestFile({ homepage: link, repository: link })), 'zlib');
+    expect(parsed).toEqual({
       ok: true,
-      value: { homepage: 'zlib.net', repository: 'git@github.com:madler/zlib' },
+      value: expect.not.objectContaining({ homepage: expect.anything(), repository: expect.anything() }),
       warnings: [
-        'manifest.json: "homepage" is not an absolute URL: "zlib.net"',
-        'manifest.json: "repository" is not an absolute URL: "git@github.com:madler/zlib"',
+        `manifest.json: "homepage" is not an http(s) URL: ${JSON.stringify(link)}; the field is left out`,
+        `manifest.json: "repository" is not an http(s) URL: ${JSON.stringify(link)}; the field is left out`,
       ],
     });
+    expect(value(parsed)).toMatchObject({ name: 'zlib', version: '1.3.1' });
+  });
+
+  it('quotes at most 100 characters of a long link in its warning', () => {
+    const link = `data:,${'y'.repeat(5000)}`;
+    const parsed = parseManifest(bytes(manifestFile({ homepage: link })), 'zlib');
+    expect(parsed.ok && parsed.warnings).toEqual([`manifest.json: "homepage" is not an http(s) URL: "data:,${'y'.repeat(94)}"... (5006 characters); the field is left out`]);
   });
 });
 
@@ -142,6 +168,26 @@ describe('advisories/<id>.json (OSV)', () => {
 
   it('rejects a file that is not JSON', () => {
     expect(reason(parseAdvisory(bytes('{'), 'ADV-1'))).toMatch(/^advisory is not valid JSON \(/);
+  });
+
+  it('leaves out each reference whose url is not an http(s) URL, with one warning each; the advisory stays', () => {
+    const references = [
+      { type: 'ADVISORY', url: 'https://example.org/ADV-1' },
+      { type: 'WEB', url: 'javascript:alert(1)' },
+      { type: 'PACKAGE' },
+      { type: 'FIX', url: 'file:///etc/passwd' },
+      { type: 'REPORT', url: 42 },
+      { type: 'WEB', url: 'http://example.org/report' },
+    ];
+    expect(parseAdvisory(bytes({ ...osv, references }), 'ADV-1')).toEqual({
+      ok: true,
+      value: { ...osv, references: [references[0], references[2], references[5]] },
+      warnings: [
+        'advisory: "references[1].url" is not an http(s) URL: "javascript:alert(1)"; the reference is left out',
+        'advisory: "references[3].url" is not an http(s) URL: "file:///etc/passwd"; the reference is left out',
+        'advisory: "references[4].url" must be a string; the reference is left out',
+      ],
+    });
   });
 });
 

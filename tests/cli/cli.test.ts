@@ -1,6 +1,6 @@
 /** The `pkgcat` command as a user runs it (CLI.md): exit codes, one-line reasons, help. */
-import { spawnSync } from 'node:child_process';
-import { stat, readFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, stat, readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createCatalogRepo, git } from '../../demo/catalog-writer.ts';
 import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
@@ -100,5 +100,49 @@ describe('the Node.js version', () => {
     const result = spawnSync('/usr/bin/node', [PKGCAT, '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^pkgcat: needs Node.js 24 or later, this is v\d+/);
+  });
+});
+
+describe('pkgcat build on an output another live build is writing', () => {
+  /** A live process named in the build lock, as a running build would be. */
+  async function heldOutput(): Promise<{ repo: string; out: string; holder: ReturnType<typeof spawn> }> {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await mkdir(`${out}/build`, { recursive: true });
+    await writeFile(`${out}/build/lock`, String(holder.pid));
+    return { repo, out, holder };
+  }
+
+  it('exits 1 with one line, without --wait', async () => {
+    const { repo, out, holder } = await heldOutput();
+    try {
+      expect(await pkgcat(['build', '--repo', repo, '--out', out, '--quiet'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `pkgcat: another build (pid ${holder.pid}) is writing this output directory; wait for it to finish\n`,
+      });
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('with --wait, says it waits, and builds once the holder is gone', async () => {
+    const { repo, out, holder } = await heldOutput();
+    const child = spawn(process.execPath, [PKGCAT, 'build', '--repo', repo, '--out', out, '--quiet', '--wait'], { env: cleanEnv() });
+    let stderr = '';
+    const waiting = new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('waiting')) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await waiting;
+    expect(stderr).toBe(`pkgcat: another build (pid ${holder.pid}) is writing ${out}; waiting for it to finish\n`);
+    holder.kill('SIGKILL');
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/\npkgcat: built 1 new of 1 commits in [\d.]+ s; published [0-9a-f]{12}\n$/);
   });
 });

@@ -21,7 +21,7 @@ describe('pkgcat --version', () => {
 
 /** Each command's flags, with their environment variables, as its own help must list them. */
 const COMMAND_FLAGS: Record<string, [string, string][]> = {
-  build: [['--repo', 'PKGCAT_REPO'], ['--out', 'PKGCAT_OUT'], ['--site-url', 'PKGCAT_SITE_URL'], ['--quiet', '']],
+  build: [['--repo', 'PKGCAT_REPO'], ['--out', 'PKGCAT_OUT'], ['--site-url', 'PKGCAT_SITE_URL'], ['--quiet', ''], ['--wait', '']],
   serve: [
     ['--out', 'PKGCAT_OUT'], ['--repo', 'PKGCAT_REPO'], ['--users', 'PKGCAT_USERS'], ['--port', 'PORT'], ['--host', 'HOST'],
     ['--site-url', 'PKGCAT_SITE_URL'], ['--redis-url', 'PKGCAT_REDIS_URL'], ['--session-dir', 'PKGCAT_SESSION_DIR'],

@@ -1,7 +1,10 @@
 /** `serve --repo` follows main: new commits and force-pushes become the published state. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
 import { MainFollower } from '../../cli/follow.ts';
+import { LAYOUT_VERSION } from '../../src/store/layout.ts';
 import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -47,18 +50,54 @@ describe('MainFollower', () => {
     expect(chain).toEqual([rewritten, first]);
   });
 
-  it('passes its site URL to the builds it runs (pkgcat build checks it)', async () => {
+  it('runs each build as `pkgcat build` with its site URL, and keeps the reason of a failed one for /healthz', async () => {
     const repo = `${await temporaryDirectory()}/catalog`;
     await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
-    follower = new MainFollower({ repo, out: `${repo}/../out`, pollSeconds: 1, siteUrl: 'ftp://not-a-site', log: () => {} });
-    await expect(follower.start()).rejects.toThrow(/the first build of .* failed \(exit 2\)/);
-    follower = null;
+    const lines: string[] = [];
+    follower = new MainFollower({ repo, out: `${repo}/../out`, pollSeconds: 60, siteUrl: 'ftp://not-a-site', log: (line) => lines.push(line) });
+    await follower.start();
+    await follower.idle();
+    expect(follower.status()).toEqual({
+      running: false,
+      waitingFor: null,
+      lastFailure: '--site-url must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "ftp://not-a-site"',
+    });
+    expect(lines.at(-1)).toMatch(/^the build of [0-9a-f]{12} failed \(exit 2\); still serving the previous release; trying again in 60 s, or when main moves$/);
   });
 
-  it('refuses to start on a repository it cannot build, saying why', async () => {
+  it('a failed build does not stop the following: the previous release stays, and the next commit is built', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    const [first] = await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    follower = new MainFollower({ repo, out, pollSeconds: 0.1, siteUrl: 'http://127.0.0.1:8080', log: () => {} });
+    await follower.start();
+    expect(await publishedTip(out, first)).toBe(first);
+    await follower.idle();
+    expect(follower.status()).toEqual({ running: false, waitingFor: null, lastFailure: null });
+
+    // An output the build cannot write: the layout file of another version makes it refuse.
+    await writeFile(join(out, 'layout.json'), '{"layout":1}');
+    const [second] = await appendCommits(repo, [{ message: 'curl', time: hoursLater(1), files: { 'packages/curl/manifest.json': manifest('curl') } }]);
+    let status = follower.status();
+    for (let look = 0; look < 400 && status.lastFailure === null; look++) {
+      await sleep(50);
+      status = follower.status();
+    }
+    expect(status.lastFailure).toBe(`${out} holds a build of layout 1; this pkgcat writes layout ${LAYOUT_VERSION}: use a new output directory`);
+    expect(await releaseFile(out, 'release.json')).toMatchObject({ tip: { sha: first } });
+
+    await writeFile(join(out, 'layout.json'), JSON.stringify({ layout: LAYOUT_VERSION }));
+    const [third] = await appendCommits(repo, [{ message: 'jq', time: hoursLater(2), files: { 'packages/jq/manifest.json': manifest('jq') } }]);
+    expect(await publishedTip(out, third)).toBe(third);
+    await follower.idle();
+    expect(follower.status().lastFailure).toBeNull();
+    expect((await releaseFile(out, 'chain.json')).map((commit: { sha: string }) => commit.sha)).toEqual([third, second, first]);
+  });
+
+  it('refuses to start on a directory that is not a git repository', async () => {
     const repo = await temporaryDirectory();
     follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, siteUrl: 'http://127.0.0.1:8080', log: () => {} });
-    await expect(follower.start()).rejects.toThrow(/the first build of .* failed \(exit 1\)/);
+    await expect(follower.start()).rejects.toThrow(/not a git repository|rev-parse/);
     follower = null;
   });
 });

@@ -84,10 +84,11 @@ describe('serve on an output with no build yet', () => {
     }
   });
 
-  it('says nothing of the kind with --repo: it builds first', async () => {
+  it('says nothing of the kind with --repo: it builds in the background, and serves the build once published', async () => {
     const dir = await temporaryDirectory();
     const serve = await startServeProcess(['--out', join(dir, 'out'), '--repo', await fixtureRepo(dir)], cleanEnv());
     try {
+      await serve.waitForLog(/^pkgcat: built 1 new of 1 commits in [\d.]+ s; published [0-9a-f]{12}$/m);
       expect(serve.log()).not.toContain('holds no published build');
       expect((await fetch(`${serve.url}/api/pkgs/zlib.json`)).status).toBe(200);
     } finally {

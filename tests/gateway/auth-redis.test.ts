@@ -54,10 +54,11 @@ describe.skipIf(binary === null)('Redis session store', () => {
   });
 
   /** A gateway on Redis sessions; the sqlite path must be ignored when a Redis URL is given. */
-  async function startApp(): Promise<Running> {
+  async function startApp(loginLimit?: number): Promise<Running> {
     const store = await createSessionStore({ redisUrl: redis.url, sqlitePath: join(dir, 'must-not-exist.db') });
     expect(store.kind).toBe('redis');
-    const auth = createAuth({ usersFile, store, secret: SECRET, secureCookies: 'auto' });
+    const loginRateLimit = loginLimit === undefined ? undefined : { limit: loginLimit, store: store.loginCounters };
+    const auth = createAuth({ usersFile, store, secret: SECRET, secureCookies: 'auto', loginRateLimit });
     const app = express();
     app.use('/auth', auth.sessionMiddleware, auth.router);
     app.get('/private', auth.sessionMiddleware, auth.requireSession, (req, res) => {
@@ -118,6 +119,35 @@ describe.skipIf(binary === null)('Redis session store', () => {
     expect((await fetch(`${a.base}/private`, { headers: { cookie: fromB } })).status).toBe(200);
   });
 
+  it('keeps the sign-in limiter\'s counters under pkgcat:login: with the window as TTL, shared by two gateways; successes do not count', async () => {
+    const a = await startApp(3);
+    const b = await startApp(3);
+    const attempt = (base: string, password: string) =>
+      fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password }) });
+    expect((await attempt(a.base, 'correct horse battery staple')).status).toBe(200);
+    expect((await attempt(a.base, 'wrong')).status).toBe(401);
+    expect((await attempt(b.base, 'wrong')).status).toBe(401);
+    expect((await attempt(a.base, 'wrong')).status).toBe(401);
+    expect((await attempt(b.base, 'wrong')).status).toBe(429);
+    // The limit holds for the right password too, until the window ends.
+    expect((await attempt(a.base, 'correct horse battery staple')).status).toBe(429);
+
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const keys = (await client.keys('pkgcat:login:*')).sort();
+      expect(keys).toEqual(['pkgcat:login:ip:127.0.0.1', 'pkgcat:login:user:127.0.0.1|alice']);
+      // Three failures and two refusals (a refusal is a failed sign-in too); the success is not counted.
+      expect(await client.get('pkgcat:login:user:127.0.0.1|alice')).toBe('5');
+      const ttl = await client.pTTL('pkgcat:login:user:127.0.0.1|alice');
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(15 * 60 * 1000);
+      await client.del(keys);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('fails at startup with a clear error when Redis is unreachable, without the password', async () => {
     const logged: string[] = [];
     const original = console.error;
@@ -132,7 +162,7 @@ describe.skipIf(binary === null)('Redis session store', () => {
   it('answers 503 instead of hanging when Redis goes away', async () => {
     const own = await startRedisServer(binary);
     const store = await createRedisSessionStore({ url: own.url, commandTimeoutMs: 1_000 });
-    const auth = createAuth({ usersFile, store, secret: SECRET });
+    const auth = createAuth({ usersFile, store, secret: SECRET, loginRateLimit: { store: store.loginCounters } });
     const app = express();
     app.use('/auth', auth.sessionMiddleware, auth.router);
     app.get('/private', auth.sessionMiddleware, auth.requireSession, (_req, res) => {
@@ -154,6 +184,10 @@ describe.skipIf(binary === null)('Redis session store', () => {
       expect(response.headers.get('cache-control')).toBe('private, no-store');
       expect(((await response.json()) as ErrorBody).error).toBe('session_store_unavailable');
       expect(Date.now() - started).toBeLessThan(5_000);
+      // A sign-in cannot be counted either: 503 from the limiter's store, not a 500.
+      const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'x' }) });
+      expect(login.status).toBe(503);
+      expect(((await login.json()) as ErrorBody).error).toBe('session_store_unavailable');
     } finally {
       console.error = original;
       server.closeAllConnections();

@@ -210,9 +210,10 @@ describe('Endpoints: byte-identical bodies', () => {
   it('Endpoints: GET .../diff/{base}.json against the parent is the diff the build wrote', async () => {
     const reply = await signedIn(`/api/pkgs/bundle/${s.tip}/diff/${s.parent}.json`);
     expect(reply.body.equals(await expected.diffFile(fx.out, s.tip, s.parent))).toBe(true);
-    const diff = reply.json<{ sha: string; base: string; versionChanges: { name: string }[] }>();
+    const diff = reply.json<{ sha: string; base: string; versionChanges: { name: string }[]; advisoryChanges: { name: string; added: string[] }[] }>();
     expect([diff.sha, diff.base]).toEqual([s.tip, s.parent]);
-    expect(diff.versionChanges.map((change) => change.name)).toEqual(['curl']);
+    expect(diff.versionChanges).toEqual([]);
+    expect(diff.advisoryChanges.map((change) => [change.name, change.added])).toEqual([['openssl', ['PKGCAT-TEST-0002']]]);
   });
 });
 
@@ -316,6 +317,22 @@ describe('SPEC.md Errors table', () => {
     expectJsonError(reply, 'not_found');
     expectCommonHeaders(reply);
   });
+
+  it.each([
+    ['a floating record', (name: string) => `/api/pkgs/${name}.json`, 'x'],
+    ['a pinned deps.json (charset violation)', (name: string) => `/api/pkgs/bundle/${s.tip}/${name}/deps.json`, '-'],
+  ])('an error body quotes at most 100 characters of a 10 KB name: %s', async (_label, path, first) => {
+    const name = `${first}${'a'.repeat(10_239)}`;
+    const reply = await signedIn(path(name));
+    expect(reply.status).toBe(404);
+    expect(reply.json()).toEqual({ error: 'not_found', message: `No package named "${first}${'a'.repeat(99)}"... (10240 characters) in the catalog.` });
+    expect(reply.body.length).toBeLessThan(200);
+  });
+
+  it('a name of exactly 100 characters is quoted whole', async () => {
+    const name = `q${'z'.repeat(99)}`;
+    expect((await get(`/api/pkgs/${name}.json`)).json()).toEqual({ error: 'not_found', message: `No package named "${name}" in the catalog.` });
+  });
 });
 
 describe('SPEC.md Limits: recent commits `limit`', () => {
@@ -339,7 +356,7 @@ describe('SPEC.md Limits: recent commits `limit`', () => {
     expect(reply.body.toString()).toBe(serialize(composeRecentCommits(chain, count)));
     const commits = reply.json<CommitInfo[]>();
     expect(commits).toHaveLength(count);
-    expect(commits[0]).toEqual({ sha: s.tip, message: 'Upgrade curl to 8.1.0', pushedAt: expect.any(String) });
+    expect(commits[0]).toEqual({ sha: s.tip, message: 'Publish PKGCAT-TEST-0002 for openssl', pushedAt: expect.any(String) });
   });
 });
 

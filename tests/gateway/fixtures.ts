@@ -13,7 +13,9 @@
  *        that its sha shares its first 7 hex characters with an earlier commit: an ambiguous
  *        prefix over real HTTP
  *   c46..c51  SQLite 3.45.1 .. 3.45.6       c52  plugin-01 .. plugin-30 (depend on curl)
- *   c53  curl 8.1.0, a long description (the tip): 54 commits, more than 50
+ *   c53  curl 8.1.0, a long description
+ *   c54  advisory PKGCAT-TEST-0002 on openssl 3.0.0, active at the tip (the tip): curl and the 30
+ *        plugins reach it (plugin-01 -> curl -> openssl); 55 commits, more than 50
  *
  * Changing anything up to c45 changes the shas: run `npx node tests/gateway/find-sha-collision.ts`
  * and paste its nonce (the fixture test says so when the collision is gone).
@@ -54,6 +56,16 @@ const ADVISORY = {
   summary: 'Heap overflow in inflate (fixture)',
   affected: [{ package: { name: 'zlib' }, versions: ['1.3.1'] }],
   database_specific: { severity: 'HIGH' },
+};
+
+/** Active at the tip: an advisory's surfaces (its mirror, the feed) have one to show. */
+const ACTIVE_ADVISORY = {
+  id: 'PKGCAT-TEST-0002',
+  modified: '2026-01-03T06:00:00Z',
+  published: '2026-01-03T06:00:00Z',
+  summary: 'Certificate check bypass (fixture)',
+  affected: [{ package: { name: 'openssl' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '3.0.1' }] }] }],
+  database_specific: { severity: 'MEDIUM' },
 };
 
 const TICKER_BUMPS = 40;
@@ -115,6 +127,7 @@ export const TAIL_COMMITS: CatalogCommit[] = [
     time: hour(13 + TICKER_BUMPS),
     files: pkg('curl', '8.1.0', { categories: ['http'], description: CURL_DESCRIPTION, dependencies: { build: ['cmake'], runtime: ['openssl', 'zlib'] } }),
   },
+  { message: 'Publish PKGCAT-TEST-0002 for openssl\n', time: hour(14 + TICKER_BUMPS), files: { 'advisories/PKGCAT-TEST-0002.json': ACTIVE_ADVISORY } },
 ];
 
 export const FIXTURE_COMMITS: CatalogCommit[] = [...BASE_COMMITS, collisionCommit(COLLISION_NONCE), ...TAIL_COMMITS];

@@ -77,11 +77,16 @@ export interface Reply {
   json<T = unknown>(): T;
 }
 
-/** GET (or `method`) with fetch: `redirect: 'manual'`, `Accept-Encoding: identity` unless given. */
-export async function send(base: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+/** GET (or `method`, with `body` of `contentType`) with fetch: `redirect: 'manual'`, `Accept-Encoding: identity` unless given. */
+export async function send(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; contentType?: string } = {},
+): Promise<Reply> {
   const response = await fetch(`${base}${path}`, {
     method: init.method ?? 'GET',
-    headers: { 'accept-encoding': 'identity', ...init.headers },
+    headers: { 'accept-encoding': 'identity', ...(init.contentType ? { 'content-type': init.contentType } : {}), ...init.headers },
+    body: init.body,
     redirect: 'manual',
   });
   const body = Buffer.from(await response.arrayBuffer());

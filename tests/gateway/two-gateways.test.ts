@@ -76,6 +76,21 @@ describe.skipIf(binary === null)('two gateway processes, one Redis, one build ou
     expect((await send(b.url, path, { headers: { cookie } })).status).toBe(401);
   });
 
+  it('count failed sign-ins together (the limiter lives in Redis): after 10 failures across both, each answers 429', async () => {
+    const attempt = (gateway: ServeProcess) =>
+      fetch(`${gateway.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'mallory', password: 'guess' }) });
+    // Five failures on each: a per-process limiter (10 per address and username) would let both go on.
+    for (let failure = 0; failure < 10; failure++) expect((await attempt(failure % 2 === 0 ? a : b)).status).toBe(401);
+    for (const gateway of [a, b]) {
+      const refused = await attempt(gateway);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toBe('too_many_attempts');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // Another username from the same address is still counted on its own.
+    expect((await fetch(`${b.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) })).status).toBe(200);
+  });
+
   it('a gateway with another PKGCAT_SESSION_SECRET does not take the cookie', async () => {
     const other = await startServeProcess(['--out', fx.out, '--users', join(fx.dir, 'users.json'), '--session-dir', join(fx.dir, 'sessions-other')], {
       PKGCAT_REDIS_URL: redis.url,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -40,6 +40,18 @@ function parseHeadersFile(text: string): Map<string, Record<string, string>> {
   return rules;
 }
 
+/** What each kind of public file must be served with: SPEC.md's values (DECISIONS.md 8 where it is silent). */
+const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][] = [
+  [/^\/api\/pkgs\/openapi\.json$/, { cacheControl: CACHE_CONTROL.openapi, contentType: JSON_CONTENT_TYPE }],
+  [/^\/api\/pkgs\/[^/]+\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: JSON_CONTENT_TYPE }],
+  // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
+  [/^\/api\/pkgs\/[^/]+\/sbom\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: CYCLONEDX_CONTENT_TYPE }],
+  [/^\/pkgs\/(advisories|changes)\.xml$/, { cacheControl: CACHE_CONTROL.feed, contentType: DOCUMENT_CONTENT_TYPE.atom }],
+  [/^\/(pkgs|advisories)\/[^/]+\.md$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.markdown }],
+  [/^\/llms(-full)?\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
+  [/^\/sitemap\.xml$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.xml }],
+];
+
 describe('static host rules', () => {
   it('cover every file the build writes into public/ with the gateway\'s Cache-Control and Content-Type', async () => {
     const root = paths.public(release);
@@ -49,9 +61,12 @@ describe('static host rules', () => {
       if (file === '/_headers') continue;
       const surface = staticSurfaceOf(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
-      expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
-      // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
-      expect(surface!.contentType).toBe(file.endsWith('/sbom.json') ? CYCLONEDX_CONTENT_TYPE : JSON_CONTENT_TYPE);
+      const want = HEADERS_BY_FILE.find(([pattern]) => pattern.test(file));
+      expect(want, `${file} is a known kind of file`).toBeDefined();
+      expect({ cacheControl: surface!.cacheControl, contentType: surface!.contentType }, file).toEqual(want![1]);
+    }
+    for (const file of ['/api/pkgs/curl/sbom.json', '/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+      expect(files, `the build wrote ${file}`).toContain(file);
     }
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
@@ -82,23 +97,33 @@ describe('static host rules', () => {
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per path, so a host does not repeat values', () => {
+  it('_headers: one rule per kind of file, none matching another\'s files but a fixed file of other headers after the rule covering it', () => {
     const rules = parseHeadersFile(renderHeadersFile());
-    // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
-    // zlib.json and recent-commits.json (same headers), not zlib/sbom.json.
-    expect([...rules.keys()]).toEqual(['/api/pkgs/:name/sbom.json', '/api/pkgs/:name']);
-    expect(rules.get('/api/pkgs/:name')).toEqual({
-      'Cache-Control': CACHE_CONTROL.floating,
-      'Content-Type': JSON_CONTENT_TYPE,
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept-Encoding',
+    const common = { 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
+    const rule = (cacheControl: string, contentType: string) => ({ 'Cache-Control': cacheControl, 'Content-Type': contentType, ...common });
+    expect(Object.fromEntries(rules)).toEqual({
+      // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
+      // zlib.json and recent-commits.json (same headers, so the latter gets no rule of its own), not zlib/sbom.json;
+      // and openapi.json, whose Cache-Control differs: it has a rule of its own, after.
+      '/api/pkgs/:name/sbom.json': rule(CACHE_CONTROL.floating, CYCLONEDX_CONTENT_TYPE),
+      '/api/pkgs/:name': rule(CACHE_CONTROL.floating, JSON_CONTENT_TYPE),
+      '/api/pkgs/openapi.json': rule(CACHE_CONTROL.openapi, JSON_CONTENT_TYPE),
+      // A splat keeps the segment's text: /pkgs/:name would also match /pkgs/advisories.xml.
+      '/pkgs/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/advisories/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/pkgs/advisories.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      '/pkgs/changes.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      '/llms.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
+      '/llms-full.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
+      '/sitemap.xml': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.xml),
     });
-    expect(rules.get('/api/pkgs/:name/sbom.json')).toEqual({
-      'Cache-Control': CACHE_CONTROL.floating,
-      'Content-Type': CYCLONEDX_CONTENT_TYPE,
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept-Encoding',
-    });
+    // As the hosts match (`:name` one segment, `*` anything): every file matches exactly one rule.
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const hostPattern = (rule: string) => new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*'))).join('/')}$`);
+    expect([...rules.keys()].filter((key) => hostPattern(key).test('/api/pkgs/openapi.json'))).toEqual(['/api/pkgs/:name', '/api/pkgs/openapi.json']);
+    for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+      expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
+    }
   });
 
   it('the X-Accel-Redirect location is internal, aliases the output, and copies the gateway\'s headers', () => {

@@ -99,6 +99,29 @@ describe('acquireLock', () => {
     await (await second)();
     expect(taken).toBe(true);
   });
+
+  it('with waitMs Infinity, waits for as long as a live holder lives, says so once, and takes over when it dies', async () => {
+    const file = lockPath();
+    await acquireLock(file); // creates the directory
+    await rm(file);
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await writeFile(file, String(holder.pid));
+    const waits: (number | null)[] = [];
+    let taken = false;
+    const waiting = acquireLock(file, { waitMs: Infinity, pollMs: 5, onWait: (pid) => waits.push(pid) }).then((release) => {
+      taken = true;
+      return release;
+    });
+    while (waits.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(taken).toBe(false);
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+    const release = await waiting;
+    expect(waits).toEqual([holder.pid]);
+    expect(await readFile(file, 'utf8')).toBe(String(process.pid));
+    await release();
+  });
 });
 
 describe('withLock', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SERVED, SURFACES, fillTemplate } from '../../src/surfaces/registry.ts';
-import { RESOLVERS } from '../../gateway/surfaces.ts';
+import { HANDLERS, RESOLVERS } from '../../gateway/surfaces.ts';
 import { WRITERS } from '../../build/writers.ts';
 import { send, withSignedInGateway, type SignedInGateway } from '../gateway/harness.ts';
 
@@ -15,17 +15,22 @@ withSignedInGateway((received) => (context = received));
 /** The gateway's answer to a path no route serves (gateway/errors.ts unknownPath). */
 const NO_ROUTE = '{"error":"not_found","message":"Nothing is served at this path."}';
 
-/** Sample path parameters from the fixture (tests/gateway/fixtures.ts): zlib at the tip and its parent. */
+/** Sample path parameters from the fixture (tests/gateway/fixtures.ts): zlib at the tip and its parent, an advisory active at the tip. */
 const sampleParams = () => ({
   name: 'zlib',
   sha: context.fx.tip,
   base: context.fx.shas[context.fx.shas.length - 2],
-  id: 'PKGCAT-TEST-0001',
+  id: 'PKGCAT-TEST-0002',
 });
 
+/** A request body a POST row answers 200 to: the tool server's JSON-RPC `ping` (MCP "Ping"). */
+const sampleBody = (method: string) =>
+  method === 'POST' ? { body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', contentType: 'application/json' } : {};
+
 describe('the surface registry', () => {
-  it('has one resolver per served row and no resolver without one', () => {
-    expect(Object.keys(RESOLVERS).sort()).toEqual(SERVED.map((row) => row.id).sort());
+  it('has one resolver per served GET row, one handler per served POST row, and neither without one', () => {
+    expect(Object.keys(RESOLVERS).sort()).toEqual(SERVED.filter((row) => row.method === 'GET').map((row) => row.id).sort());
+    expect(Object.keys(HANDLERS).sort()).toEqual(SERVED.filter((row) => row.method === 'POST').map((row) => row.id).sort());
   });
 
   it('has one writer per served row with a public file and no writer without one', () => {
@@ -41,7 +46,7 @@ describe('the surface registry', () => {
   });
 
   it.each(SURFACES.filter((row) => row.served).map((row) => [row.id, row] as const))('serves %s on its path', async (_id, row) => {
-    const reply = await send(context.gw.url, fillTemplate(row.path, sampleParams()), { method: row.method, headers: { cookie: context.cookie } });
+    const reply = await send(context.gw.url, fillTemplate(row.path, sampleParams()), { method: row.method, headers: { cookie: context.cookie }, ...sampleBody(row.method) });
     expect(reply.body.toString()).not.toBe(NO_ROUTE);
     expect([200, 302]).toContain(reply.status);
     if (reply.status === 200) {

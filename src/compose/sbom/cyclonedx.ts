@@ -1,6 +1,6 @@
 /**
  * A package's CycloneDX 1.5 SBOM at one commit, built with the CycloneDX library's models and
- * normalised by its JSON normaliser for spec 1.5 (lists sorted), then written by our one
+ * normalised by its JSON normaliser for spec 1.5, then written by our one
  * serializer. What goes where is described for users in docs/sbom.md:
  *
  * - `metadata.component` is the package; every other package of its build and runtime closure
@@ -22,7 +22,13 @@ import { PackageURL } from 'packageurl-js';
 import spdxExpressionParse from 'spdx-expression-parse';
 import { v5 as uuidv5 } from 'uuid';
 import type { FullAdvisory } from '../../schemas/wire.ts';
-import type { SbomComponent, SbomSubject, SbomVulnerability } from './subject.ts';
+import type { ComponentScope, SbomComponent, SbomSubject, SbomVulnerability } from './subject.ts';
+
+/** A date of the catalog's OSV text; undefined when it is no date (the catalog format asks only for a string, and the library cannot write an invalid one). */
+function dateOf(text: string | null | undefined): Date | undefined {
+  const date = text ? new Date(text) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
 
 /** The namespace of pkgcat's SBOM serial numbers (a fixed UUID v5 of the URL namespace and "pkgcat"). */
 const SERIAL_NAMESPACE = uuidv5('https://pkgcat.dev/sbom', uuidv5.URL);
@@ -50,19 +56,20 @@ function componentOf({ name, record, scope }: SbomComponent): Models.Component {
     scope: scope === 'runtime' ? Enums.ComponentScope.Required : Enums.ComponentScope.Excluded,
     description: record?.description || undefined,
   });
-  component.properties.add(property('pkgcat:scope', scope));
   if (!record) {
     component.properties.add(property('pkgcat:missing', 'true'));
+    component.properties.add(property('pkgcat:scope', scope));
     return component;
   }
+  component.properties.add(property('pkgcat:scope', scope));
   if (record.license) component.licenses.add(licenses.makeFromString(record.license));
   const archiveHash: [Enums.HashAlgorithm, string] = [Enums.HashAlgorithm['SHA-256'], record.archive.sha256];
   component.hashes.set(...archiveHash);
   component.externalReferences.add(
     new Models.ExternalReference(record.archive.url, Enums.ExternalReferenceType.Distribution, { hashes: new Models.HashDictionary([archiveHash]) }),
   );
-  if (record.homepage) component.externalReferences.add(new Models.ExternalReference(record.homepage, Enums.ExternalReferenceType.Website));
   if (record.repository) component.externalReferences.add(new Models.ExternalReference(record.repository, Enums.ExternalReferenceType.VCS));
+  if (record.homepage) component.externalReferences.add(new Models.ExternalReference(record.homepage, Enums.ExternalReferenceType.Website));
   return component;
 }
 
@@ -101,8 +108,8 @@ function vulnerabilityOf({ advisory, affects }: SbomVulnerability): Models.Vulne
     description: advisory.summary ?? undefined,
     detail: advisory.details ?? undefined,
     recommendation: recommendationOf(affects),
-    published: advisory.published ? new Date(advisory.published) : undefined,
-    updated: new Date(advisory.modified),
+    published: dateOf(advisory.published),
+    updated: dateOf(advisory.modified),
   });
   vulnerability.ratings.add(ratingOf(advisory));
   for (const alias of advisory.aliases) vulnerability.references.add(new Models.Vulnerability.Reference(alias, new Models.Vulnerability.Source({ name: alias.startsWith('CVE-') ? 'NVD' : 'OSV' })));
@@ -113,8 +120,26 @@ function vulnerabilityOf({ advisory, affects }: SbomVulnerability): Models.Vulne
   return vulnerability;
 }
 
+/**
+ * Normalised components by record and scope. A record sits in the closures of many packages:
+ * the build composes every package's SBOM with one cache, so each component is normalised once
+ * per release, not once per document that lists it (the output is the same with or without).
+ */
+export type ComponentCache = WeakMap<object, Partial<Record<ComponentScope, unknown>>>;
+
+const componentNormalizer = new Serialize.JSON.Normalize.Factory(Spec.Spec1dot5).makeForComponent();
+
+function normalizedComponent(component: SbomComponent, cache: ComponentCache | undefined): unknown {
+  const key = component.record ?? null;
+  const cached = key && cache?.get(key)?.[component.scope];
+  if (cached) return cached;
+  const normalized = componentNormalizer.normalize(componentOf(component), { sortLists: false });
+  if (key && cache) cache.set(key, { ...cache.get(key), [component.scope]: normalized });
+  return normalized;
+}
+
 /** The CycloneDX 1.5 document (as plain JSON data, for our serializer). */
-export function composeCycloneDx(subject: SbomSubject): unknown {
+export function composeCycloneDx(subject: SbomSubject, cache?: ComponentCache): unknown {
   const { commit, root } = subject;
   const bom = new Models.Bom({ version: 1, serialNumber: sbomSerialNumber(commit.sha, root.name, 'cyclonedx') });
   bom.metadata.timestamp = new Date(commit.pushedAt);
@@ -123,15 +148,20 @@ export function composeCycloneDx(subject: SbomSubject): unknown {
   bom.metadata.properties.add(property('pkgcat:pushedAt', commit.pushedAt));
   const rootComponent = componentOf(root);
   bom.metadata.component = rootComponent;
+  // The library derives the dependency graph from the components' `dependencies`; the components
+  // it lists are swapped for their full normalised form below (normalised once per record).
   const byName = new Map<string, Models.Component>([[root.name, rootComponent]]);
   for (const component of subject.components) {
-    const model = componentOf(component);
-    byName.set(component.name, model);
-    bom.components.add(model);
+    const stub = new Models.Component(Enums.ComponentType.Library, component.name, { bomRef: component.name });
+    byName.set(component.name, stub);
+    bom.components.add(stub);
   }
   for (const { name, dependsOn } of [root, ...subject.components]) {
     for (const dependency of dependsOn) byName.get(name)!.dependencies.add(byName.get(dependency.name)!.bomRef);
   }
   for (const vulnerability of subject.vulnerabilities) bom.vulnerabilities.add(vulnerabilityOf(vulnerability));
-  return normalizer.normalize(bom, { sortLists: true });
+  // Lists keep the order they were built in (sorted above by code units): the library's
+  // `sortLists` compares with localeCompare, whose order follows the machine's locale.
+  const normalized = normalizer.normalize(bom, { sortLists: false });
+  return { ...normalized, components: subject.components.map((component) => normalizedComponent(component, cache)) };
 }

@@ -5,17 +5,19 @@
  */
 import type { CommitInfo } from '../../schemas/wire.ts';
 import type { PackageClosure } from '../closure.ts';
-import { composeCycloneDx } from './cyclonedx.ts';
+import { composeCycloneDx, type ComponentCache } from './cyclonedx.ts';
 import { composeSpdx } from './spdx.ts';
 import { sbomSubject } from './subject.ts';
 
 export type SbomFormat = 'cyclonedx' | 'spdx';
+export type { ComponentCache };
 
 /**
  * The SBOM of `closure`'s root at `commit` in `format` (plain JSON data for the serializer).
  * `pinnedUrl`: the absolute URL of this package's sha-pinned SBOM at `commit` (the SPDX namespace).
+ * `cache`: share one across the documents of one commit (the build's floating SBOMs).
  */
-export function composeSbom(format: SbomFormat, commit: CommitInfo, closure: PackageClosure, pinnedUrl: string): unknown {
+export function composeSbom(format: SbomFormat, commit: CommitInfo, closure: PackageClosure, pinnedUrl: string, cache?: ComponentCache): unknown {
   const subject = sbomSubject(commit, closure, pinnedUrl);
-  return format === 'spdx' ? composeSpdx(subject) : composeCycloneDx(subject);
+  return format === 'spdx' ? composeSpdx(subject) : composeCycloneDx(subject, cache);
 }
