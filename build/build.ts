@@ -133,13 +133,14 @@ async function buildLocked(
 ): Promise<BuildResult> {
   const { out } = options;
   // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
-  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }] = await Promise.all([
+  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { gatherPageContent }] = await Promise.all([
     import('./model.ts'),
     import('./composer.ts'),
     import('./objects.ts'),
     import('./publish.ts'),
     import('./progress.ts'),
     import('../src/compose/diff.ts'),
+    import('./page-content.ts'),
   ]);
   const chain = await repo.chain(tip);
   const onChain = new Set(chain);
@@ -211,6 +212,7 @@ async function buildLocked(
     names,
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
+    pages: await gatherPageContent({ out, state: tipState, chain: chainInfos, transitive: composer.transitive.items }),
   });
   return { tip, commits: chain.length, composed, releaseId, diagnostics };
 }

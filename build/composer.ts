@@ -46,7 +46,8 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
 export class Composer {
   readonly records: ChunkedCollection<string>;
   readonly cards: ChunkedCollection<string>;
-  private readonly transitive: ChunkedCollection<string>;
+  /** Transitive rollups by name key: the package's entries, serialized and comma-joined (the pages read them too). */
+  readonly transitive: ChunkedCollection<string>;
   private readonly index: ChunkedCollection<PackageIndexEntry>;
   private analysis: CatalogAnalysis | null = null;
   /** Everything is dirty until the first composition (a fresh build or a restored checkpoint). */

@@ -54,7 +54,7 @@ export async function publishRelease(out: string, content: ReleaseContent): Prom
     const writer = WRITERS[row.id];
     if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
     const writes: Promise<void>[] = [];
-    for (const { params, body } of writer(content)) {
+    for await (const { params, body } of writer(content)) {
       writes.push(writeText(join(publicDir, fillTemplate(row.publicFile, params)), body));
       if (writes.length >= 64) await Promise.all(writes.splice(0));
     }

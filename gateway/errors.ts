@@ -58,6 +58,9 @@ export function httpErrorOf(failure: Failure, row: SurfaceRow): HttpError {
       return unknownPackage(failure.name, row.family === 'pinned' ? CACHE.pinned : CACHE.negative);
     case 'no-commits':
       return notFound('The catalog has no commits yet.', row.cacheControl);
+    case 'unknown-advisory':
+      // Like an unknown name: the advisory may become active with the next commit (DECISIONS.md 8).
+      return notFound(`No advisory ${JSON.stringify(failure.id)} is active in the catalog.`, CACHE.negative);
   }
 }
 

@@ -48,9 +48,12 @@ export type Failure =
   /** The package is not in the catalog at that state (or has no such body there). */
   | { readonly kind: 'failure'; readonly reason: 'unknown-package'; readonly name: string }
   /** The catalog has no commits (or nothing is published yet). */
-  | { readonly kind: 'failure'; readonly reason: 'no-commits' };
+  | { readonly kind: 'failure'; readonly reason: 'no-commits' }
+  /** No advisory of that id is active at the latest state (advisory pages). */
+  | { readonly kind: 'failure'; readonly reason: 'unknown-advisory'; readonly id: string };
 
 export const unknownPackageFailure = (name: string): Failure => ({ kind: 'failure', reason: 'unknown-package', name });
+export const unknownAdvisoryFailure = (id: string): Failure => ({ kind: 'failure', reason: 'unknown-advisory', id });
 export const noCommitsFailure: Failure = { kind: 'failure', reason: 'no-commits' };
 
 export type Resolver = (request: ResolveRequest) => Promise<Answer | Failure>;

@@ -6,6 +6,7 @@
 import { SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { latestBundle, packageRecord, recentCommits } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
+import { advisoryPage, changesPage, packagePage, searchPage } from './answers/pages.ts';
 import type { Resolver } from './surface.ts';
 
 export const RESOLVERS: Readonly<Record<string, Resolver>> = {
@@ -17,6 +18,10 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'pinned-versions': packageVersions,
   diff,
   package: packageRecord,
+  'search-page': searchPage,
+  'package-page': packagePage,
+  'advisory-page': advisoryPage,
+  'changes-page': changesPage,
 };
 
 /** The served rows with their resolvers, in registry order (the order routes match in). */

@@ -33,16 +33,34 @@ export interface StaticSurface {
   readonly cacheControl: string;
   /** The gateway answers this path differently when the request has a query parameter of this name (recent commits' `limit`). */
   readonly queryParameter?: string;
+  /**
+   * The file nginx serves for a matching URL (`try_files`): `$uri` when the public file is the URL
+   * path, else the page's `index.html` in the directory named like the path (an HTML page).
+   */
+  readonly tryFile: string;
+  /** The files of `public/` it covers (paths with a leading slash). */
+  readonly filePattern: RegExp;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The static rules of one registry row whose public file is its URL path. */
+/** A path template as an anchored regular expression source (a parameter is one path segment). */
+const templateSource = (template: string) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
+
+/**
+ * The public file of an HTML page at `path`: `index.html` in the directory named like the path
+ * (`/` is `index.html`), the file every static host serves for a path without an extension.
+ */
+export const pageFileOf = (path: string) => `${path === '/' ? '' : path}/index.html`;
+
+/** The static rules of one registry row whose public file is its URL path, or its page file. */
 function staticSurface(row: SurfaceRow): StaticSurface {
-  const path = `/${row.publicFile}`;
-  if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
+  const path = row.path;
+  const file = `/${row.publicFile}`;
+  const page = file !== path;
+  if (page && file !== pageFileOf(path)) throw new Error(`static rules: ${row.id} is served from ${file}, neither its URL ${path} nor ${pageFileOf(path)}`);
   const fixed = templateParams(path).length === 0;
-  const source = `^${path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
+  const source = templateSource(path);
   const firstParameter = path.indexOf('{');
   const directory = path.slice(0, path.lastIndexOf('/', firstParameter < 0 ? path.length : firstParameter) + 1);
   if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
@@ -51,10 +69,13 @@ function staticSurface(row: SurfaceRow): StaticSurface {
     source: row.source,
     pattern: new RegExp(source),
     nginxLocation: fixed ? `= ${path}` : `~ ${source}`,
-    hostPath: `${directory}*`,
+    // A fixed page is named exactly: its directory's splat (`/*` for `/`) would cover every other file.
+    hostPath: page && fixed ? path : `${directory}*`,
     contentType: row.contentType,
     cacheControl: row.cacheControl,
     ...(row.query ? { queryParameter: row.query[0].name } : {}),
+    tryFile: !page ? '$uri' : fixed ? file : pageFileOf('$uri'),
+    filePattern: new RegExp(templateSource(file)),
   };
 }
 
@@ -71,9 +92,14 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   Vary: 'Accept-Encoding',
 };
 
-/** The static row serving `urlPath` (a path of public/, with its leading slash), or null. */
+/** The static row serving the URL path `urlPath`, or null. */
 export function staticSurfaceOf(urlPath: string): StaticSurface | null {
   return STATIC_SURFACES.find((surface) => surface.pattern.test(urlPath)) ?? null;
+}
+
+/** The static row of the file `file` of public/ (with its leading slash), or null. */
+export function staticSurfaceOfFile(file: string): StaticSurface | null {
+  return STATIC_SURFACES.find((surface) => surface.filePattern.test(file)) ?? null;
 }
 
 /** The gateway's 404 for a name that is not in the catalog: its body shape (errors.ts) and negative cache (DECISIONS.md 8). */
@@ -167,7 +193,7 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
       `    gzip_types ${surface.contentType.split(';')[0].trim()};`,
       `    add_header Cache-Control ${quote(surface.cacheControl)};`,
       ...common(false),
-      `    try_files $uri ${miss};`,
+      `    try_files ${surface.tryFile} ${miss};`,
       '}',
       '',
     );

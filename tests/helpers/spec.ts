@@ -46,6 +46,9 @@ export const CACHE_CONTROL = {
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** The HTML pages (the search, detail, changes and advisory pages): HTML, naming its charset like every text type. */
+export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+
 /**
  * SPEC.md "Common rule" and "Versioning" 1: every JSON payload carries `schemaVersion`. Its current
  * value ("not shown" in SPEC.md) is the project's first: 1. A change to it is a breaking change,

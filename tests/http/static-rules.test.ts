@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
+import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf, staticSurfaceOfFile } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, HTML_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -45,13 +45,20 @@ describe('static host rules', () => {
     const root = paths.public(release);
     const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => `/${join(entry.parentPath, entry.name).slice(root.length + 1)}`);
     expect(files.length).toBeGreaterThan(10);
+    const pages = files.filter((file) => file.endsWith('.html'));
+    expect(pages).toEqual(expect.arrayContaining(['/index.html', '/changes/index.html', '/pkgs/curl/index.html', '/pkgs/llama.cpp/index.html', '/advisories/PKGCAT-TEST-0002/index.html']));
     for (const file of files) {
       if (file === '/_headers') continue;
-      const surface = staticSurfaceOf(file);
+      const surface = staticSurfaceOfFile(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
-      expect(surface!.cacheControl).toBe(CACHE_CONTROL.floating);
-      expect(surface!.contentType).toBe(JSON_CONTENT_TYPE);
+      const page = file.endsWith('.html');
+      expect(surface!.cacheControl).toBe(page ? CACHE_CONTROL.pages : CACHE_CONTROL.floating);
+      expect(surface!.contentType).toBe(page ? HTML_CONTENT_TYPE : JSON_CONTENT_TYPE);
     }
+    // A page answers at its path without an extension, like its record's `page` link.
+    expect(staticSurfaceOf('/pkgs/llama.cpp')!.id).toBe('package-page');
+    expect(staticSurfaceOf('/')!.id).toBe('search-page');
+    expect(staticSurfaceOf('/advisories/PKGCAT-TEST-0002')!.id).toBe('advisory-page');
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
     expect(staticSurfaceOf(`/api/pkgs/bundle/${fx.tip}.json`)).toBeNull();
@@ -75,6 +82,12 @@ describe('static host rules', () => {
     expect(standalone).toContain(`add_header Cache-Control "${CACHE_CONTROL.negative}" always;`);
     expect(standalone).not.toMatch(/add_header Set-Cookie|proxy_pass|userid/i);
     expect(standalone).not.toContain('@pkgcat_gateway;');
+    // A page is the index.html of the directory named like its path.
+    expect(standalone).toContain('location = / {');
+    expect(standalone).toContain('try_files /index.html @pkgcat_not_found;');
+    expect(standalone).toContain('try_files /changes/index.html @pkgcat_not_found;');
+    expect(standalone).toContain('location ~ ^/pkgs/[^/]+$ {');
+    expect(standalone).toContain('try_files $uri/index.html @pkgcat_not_found;');
     const withGateway = renderNginxRules({ flavour: 'gateway' });
     expect(withGateway).toContain('try_files $uri @pkgcat_gateway;');
     expect(withGateway).toContain('if ($arg_limit) { return 418; }');
@@ -83,13 +96,17 @@ describe('static host rules', () => {
 
   it('_headers: one rule per path, so a host does not repeat values', () => {
     const rules = parseHeadersFile(renderHeadersFile());
-    expect([...rules.keys()]).toEqual(['/api/pkgs/*']);
+    // A fixed page is named exactly: `/*` would give every file the search page's headers.
+    expect([...rules.keys()].sort()).toEqual(['/', '/advisories/*', '/api/pkgs/*', '/changes', '/pkgs/*']);
     expect(rules.get('/api/pkgs/*')).toEqual({
       'Cache-Control': CACHE_CONTROL.floating,
       'Content-Type': JSON_CONTENT_TYPE,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
     });
+    for (const path of ['/', '/advisories/*', '/changes', '/pkgs/*']) {
+      expect(rules.get(path)).toEqual({ 'Cache-Control': CACHE_CONTROL.pages, 'Content-Type': HTML_CONTENT_TYPE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' });
+    }
   });
 
   it('the X-Accel-Redirect location is internal, aliases the output, and copies the gateway\'s headers', () => {

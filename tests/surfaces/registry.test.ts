@@ -15,12 +15,12 @@ withSignedInGateway((received) => (context = received));
 /** The gateway's answer to a path no route serves (gateway/errors.ts unknownPath). */
 const NO_ROUTE = '{"error":"not_found","message":"Nothing is served at this path."}';
 
-/** Sample path parameters from the fixture (tests/gateway/fixtures.ts): zlib at the tip and its parent. */
+/** Sample path parameters from the fixture (tests/gateway/fixtures.ts): zlib at the tip and its parent, the advisory active there. */
 const sampleParams = () => ({
   name: 'zlib',
   sha: context.fx.tip,
   base: context.fx.shas[context.fx.shas.length - 2],
-  id: 'PKGCAT-TEST-0001',
+  id: 'PKGCAT-TEST-0002',
 });
 
 describe('the surface registry', () => {

@@ -1,0 +1,126 @@
+/**
+ * The site's HTML pages (docs/site.md). The Astro project in site/ is compiled once per version of
+ * its sources, not per commit: `site/dist/<hash>/` holds the compiled app, where the hash covers
+ * every file of site/ and src/site/ and Astro's version, so an edit recompiles on the next build
+ * and nothing else does. The first build after a checkout (or `npm run site`) compiles it, under
+ * a lock, so concurrent builds compile it once. Each build then renders every page of its release
+ * by calling the compiled app in process (`app.render` with the page's view model in
+ * `Astro.locals.view`): no server, no per-page process.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { contentHash } from '../src/store/hash.ts';
+import { acquireLock } from '../src/store/lock.ts';
+import type { PageView } from '../src/site/pages.ts';
+
+const run = promisify(execFile);
+
+/** The Astro project. */
+export const SITE_ROOT = fileURLToPath(new URL('../site/', import.meta.url));
+/** Compiled versions of it, one directory per source hash (not in the repository). */
+const COMPILED_ROOT = join(SITE_ROOT, 'dist');
+/** The pure view models the pages lay out; the search script bundles src/site/search-filter.ts. */
+const VIEW_MODELS = fileURLToPath(new URL('../src/site/', import.meta.url));
+/** Directories of site/ that are output, not source. */
+const NOT_SOURCES = new Set(['dist', '.astro', 'node_modules']);
+
+const require = createRequire(import.meta.url);
+
+/** Every source file under `dir`, as sorted paths. */
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && !relative(dir, join(entry.parentPath, entry.name)).split('/').some((part) => NOT_SOURCES.has(part)))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** The hash naming the compiled version of the current sources. */
+export async function siteSourceHash(): Promise<string> {
+  const astro = JSON.parse(await readFile(require.resolve('astro/package.json'), 'utf8')) as { version: string };
+  const parts = [`astro ${astro.version}`];
+  for (const root of [SITE_ROOT, VIEW_MODELS]) {
+    for (const file of await sourceFiles(root)) parts.push(`${relative(SITE_ROOT, file)}\n${await readFile(file, 'utf8')}`);
+  }
+  return contentHash(parts.join('\0'));
+}
+
+/** The server entry of a compiled version. */
+const entryOf = (dir: string) => join(dir, 'server', 'entry.mjs');
+
+export interface CompileOptions {
+  /** Told when a compile starts (it takes seconds). */
+  readonly log?: (line: string) => void;
+}
+
+/** The directory of the compiled site for the current sources, compiling it first if needed. */
+export async function compileSite(options: CompileOptions = {}): Promise<string> {
+  const hash = await siteSourceHash();
+  const dir = join(COMPILED_ROOT, hash);
+  if (existsSync(entryOf(dir))) return dir;
+  await mkdir(COMPILED_ROOT, { recursive: true });
+  const unlock = await acquireLock(join(COMPILED_ROOT, 'compile.lock'), { waitMs: 10 * 60_000, pollMs: 200 });
+  try {
+    if (existsSync(entryOf(dir))) return dir;
+    options.log?.('pkgcat: compiling the site (once per version of its sources)');
+    const staging = join(COMPILED_ROOT, `.staging-${hash}`);
+    await rm(staging, { recursive: true, force: true });
+    const astro = join(require.resolve('astro/package.json'), '..', 'bin', 'astro.mjs');
+    try {
+      await run(process.execPath, [astro, 'build', '--root', SITE_ROOT, '--outDir', staging, '--silent'], {
+        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+      throw new Error(`compiling the site (site/) failed:\n${[stderr, stdout].filter(Boolean).join('\n').trim()}`);
+    }
+    await rename(staging, dir);
+    // Earlier versions are not needed any more (the cache directory is shared by all of them).
+    for (const name of await readdir(COMPILED_ROOT)) {
+      if (name !== hash && name !== '.cache' && name !== 'compile.lock') await rm(join(COMPILED_ROOT, name), { recursive: true, force: true });
+    }
+    return dir;
+  } finally {
+    await unlock();
+  }
+}
+
+/** What the compiled entry exports (site/render-entry.ts). */
+interface CompiledSite {
+  app: { render(request: Request, options: { locals: object }): Promise<Response> };
+}
+
+/** Renders the pages of a release. */
+export interface SiteRenderer {
+  /** The HTML of the page at `path` (site-relative), laying out `view`. */
+  render(path: string, view: PageView): Promise<string>;
+}
+
+/** Any origin: pages link site-relative, and absolute addresses come from the view (the site URL). */
+const RENDER_ORIGIN = 'http://pkgcat.invalid';
+
+let loaded: Promise<SiteRenderer> | null = null;
+
+/** The compiled site, compiled first if its sources changed; loaded once per process. */
+export function loadSite(options: CompileOptions = {}): Promise<SiteRenderer> {
+  loaded ??= (async () => {
+    const dir = await compileSite(options);
+    const { app } = (await import(pathToFileURL(entryOf(dir)).href)) as CompiledSite;
+    return {
+      async render(path, view) {
+        const response = await app.render(new Request(`${RENDER_ORIGIN}${path}`), { locals: { view } });
+        const html = await response.text();
+        if (response.status !== 200) throw new Error(`the site answered ${response.status} for ${path}: ${html.slice(0, 500)}`);
+        return html;
+      },
+    };
+  })();
+  loaded.catch(() => (loaded = null));
+  return loaded;
+}
