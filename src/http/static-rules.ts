@@ -35,7 +35,7 @@ export interface StaticSurface {
   readonly queryParameter?: string;
   /**
    * The file nginx serves for a matching URL (`try_files`): `$uri` when the public file is the URL
-   * path, else the page's `index.html` in the directory named like the path (an HTML page).
+   * path, else the page's file (`pageFileOf`).
    */
   readonly tryFile: string;
   /** The files of `public/` it covers (paths with a leading slash). */
@@ -48,10 +48,12 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 const templateSource = (template: string) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
 
 /**
- * The public file of an HTML page at `path`: `index.html` in the directory named like the path
- * (`/` is `index.html`), the file every static host serves for a path without an extension.
+ * The public file of an HTML page at `path`: the path with `.html` (`/` is `/index.html`), which
+ * static hosts serve for the path without its extension (nginx through `try_files $uri.html`,
+ * Netlify and Cloudflare Pages and GitHub Pages by themselves), and with no redirect to a
+ * trailing slash, as a directory's `index.html` would get.
  */
-export const pageFileOf = (path: string) => `${path === '/' ? '' : path}/index.html`;
+export const pageFileOf = (path: string) => `${path === '/' ? '/index' : path}.html`;
 
 /** The static rules of one registry row whose public file is its URL path, or its page file. */
 function staticSurface(row: SurfaceRow): StaticSurface {

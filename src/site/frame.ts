@@ -107,6 +107,13 @@ export function advisoryHref(id: string): string | null {
   return ADVISORY_PAGE_ID.test(id) ? fillTemplate(surface('advisory-page').path, { id }) : null;
 }
 
+const PACKAGE_PAGE = surface('package-page').path;
+
+/** The page of a package (its record's `page` link), without the registry lookup packageLinks makes for every link. */
+export function packagePageHref(name: string): string {
+  return fillTemplate(PACKAGE_PAGE, { name });
+}
+
 /** The markdown mirror of an advisory's page. */
 export function advisoryMarkdownHref(id: string): string {
   return fillTemplate(surface('advisory-markdown').path, { id });

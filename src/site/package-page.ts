@@ -9,7 +9,7 @@ import { nameKey } from '../grammar.ts';
 import type { CommitInfo, Severity } from '../compose/types.ts';
 import type { PackageCard, PackageEnvelope, PackageRecord, SlimAdvisory, TransitiveAdvisory, VersionHistory } from '../schemas/wire.ts';
 import { fillTemplate, packageLinks, surface } from '../surfaces/registry.ts';
-import { advisoryHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
+import { advisoryHref, packagePageHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
 import { bySeverity, formatCount, formatDate, formatTime, linkableUrl, plural, shortSha } from './format.ts';
 
 export interface PackageRef {
@@ -117,13 +117,13 @@ export interface PackagePageInput {
 /** A reference to a package by name, linked when it is present at the tip. */
 export function packageRef(name: string, cards: ReadonlyMap<string, PackageCard>): PackageRef {
   const card = cards.get(nameKey(name));
-  return { name: card?.name ?? name, href: card ? packageLinks(card.name).page : null };
+  return { name: card?.name ?? name, href: card ? packagePageHref(card.name) : null };
 }
 
 function dependencyRow(name: string, cards: ReadonlyMap<string, PackageCard>): DependencyRow {
   const card = cards.get(nameKey(name));
   return card
-    ? { name: card.name, href: packageLinks(card.name).page, missing: false, version: card.version, maxSeverity: card.maxSeverity }
+    ? { name: card.name, href: packagePageHref(card.name), missing: false, version: card.version, maxSeverity: card.maxSeverity }
     : { name, href: null, missing: true, version: null, maxSeverity: null };
 }
 

@@ -5,8 +5,7 @@
  */
 import type { ListingBundle, PackageCard } from '../schemas/wire.ts';
 import type { Severity } from '../compose/types.ts';
-import { packageLinks } from '../surfaces/registry.ts';
-import { pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
+import { packagePageHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
 import { formatCount, plural, SEVERITY_ORDER } from './format.ts';
 
 export interface SearchRow {
@@ -43,7 +42,7 @@ export interface SearchPageInput {
 function row(card: PackageCard): SearchRow {
   return {
     name: card.name,
-    href: packageLinks(card.name).page,
+    href: packagePageHref(card.name),
     version: card.version,
     description: card.description,
     license: card.license,

@@ -46,7 +46,7 @@ describe('static host rules', () => {
     const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => `/${join(entry.parentPath, entry.name).slice(root.length + 1)}`);
     expect(files.length).toBeGreaterThan(10);
     const pages = files.filter((file) => file.endsWith('.html'));
-    expect(pages).toEqual(expect.arrayContaining(['/index.html', '/changes/index.html', '/pkgs/curl/index.html', '/pkgs/llama.cpp/index.html', '/advisories/PKGCAT-TEST-0002/index.html']));
+    expect(pages).toEqual(expect.arrayContaining(['/index.html', '/changes.html', '/pkgs/curl.html', '/pkgs/llama.cpp.html', '/advisories/PKGCAT-TEST-0002.html']));
     for (const file of files) {
       if (file === '/_headers') continue;
       const surface = staticSurfaceOfFile(file);
@@ -82,12 +82,12 @@ describe('static host rules', () => {
     expect(standalone).toContain(`add_header Cache-Control "${CACHE_CONTROL.negative}" always;`);
     expect(standalone).not.toMatch(/add_header Set-Cookie|proxy_pass|userid/i);
     expect(standalone).not.toContain('@pkgcat_gateway;');
-    // A page is the index.html of the directory named like its path.
+    // A page is the file named like its path, with `.html`.
     expect(standalone).toContain('location = / {');
     expect(standalone).toContain('try_files /index.html @pkgcat_not_found;');
-    expect(standalone).toContain('try_files /changes/index.html @pkgcat_not_found;');
+    expect(standalone).toContain('try_files /changes.html @pkgcat_not_found;');
     expect(standalone).toContain('location ~ ^/pkgs/[^/]+$ {');
-    expect(standalone).toContain('try_files $uri/index.html @pkgcat_not_found;');
+    expect(standalone).toContain('try_files $uri.html @pkgcat_not_found;');
     const withGateway = renderNginxRules({ flavour: 'gateway' });
     expect(withGateway).toContain('try_files $uri @pkgcat_gateway;');
     expect(withGateway).toContain('if ($arg_limit) { return 418; }');
