@@ -185,8 +185,8 @@ export function createAuth(options: AuthOptions): Auth {
   router.all('/logout', otherMethods('POST'));
   // A person whose form sign-in failed gets the form again, with the reason and what they typed
   // (and the failure's status); scripts keep their JSON errors (the app's one error handler).
-  router.use('/login', async (error: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST' || !(error instanceof HttpError) || !wantsFormAnswer(req) || res.headersSent) return next(error);
+  router.use(async (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST' || req.path !== '/login' || !(error instanceof HttpError) || !wantsFormAnswer(req) || res.headersSent) return next(error);
     const body = (req.body ?? {}) as { username?: unknown; next?: unknown };
     const loaded = users === null ? null : await users.get().catch(() => null);
     const { 'Cache-Control': _cache, ...headers } = error.headers;

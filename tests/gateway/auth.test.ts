@@ -276,6 +276,7 @@ describe('sign-in', () => {
     expect(wrong.headers.get('set-cookie')).toBeNull();
     const html = await wrong.text();
     expect(html).toContain('<p class="error" role="alert" id="sign-in-error">Unknown username or wrong password.</p>');
+    expect(html).toContain('<form method="post" action="/auth/login">');
     expect(html).toContain('name="next" value="/pkgs/curl"');
     expect(html).toContain('value="alice" aria-invalid="true"');
     // What was typed is escaped, and an unsafe `next` is not kept.
