@@ -54,9 +54,11 @@ export async function siteSourceHash(): Promise<string> {
 const entryOf = (dir: string) => join(dir, 'server', 'entry.mjs');
 
 export interface CompileOptions {
-  /** Told when a compile starts (it takes seconds). */
+  /** Told when a compile starts, as it takes seconds (default: stderr). */
   readonly log?: (line: string) => void;
 }
+
+const stderrLine = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The directory of the compiled site for the current sources, compiling it first if needed. */
 export async function compileSite(options: CompileOptions = {}): Promise<string> {
@@ -67,7 +69,7 @@ export async function compileSite(options: CompileOptions = {}): Promise<string>
   const unlock = await acquireLock(join(COMPILED_ROOT, 'compile.lock'), { waitMs: 10 * 60_000, pollMs: 200 });
   try {
     if (existsSync(entryOf(dir))) return dir;
-    options.log?.('pkgcat: compiling the site (once per version of its sources)');
+    (options.log ?? stderrLine)('pkgcat: compiling the site\'s pages (once per version of their sources, a few seconds)');
     const staging = join(COMPILED_ROOT, `.staging-${hash}`);
     await rm(staging, { recursive: true, force: true });
     const astro = join(require.resolve('astro/package.json'), '..', 'bin', 'astro.mjs');
