@@ -100,8 +100,8 @@ interface CompiledSite {
 
 /** Renders the pages of a release. */
 export interface SiteRenderer {
-  /** The HTML of the page at `path` (site-relative), laying out `view`. */
-  render(path: string, view: PageView): Promise<string>;
+  /** The HTML of the page at `path` (site-relative), laying out `view`, as UTF-8 bytes. */
+  render(path: string, view: PageView): Promise<Uint8Array>;
 }
 
 /** Any origin: pages link site-relative, and absolute addresses come from the view (the site URL). */
@@ -117,8 +117,9 @@ export function loadSite(options: CompileOptions = {}): Promise<SiteRenderer> {
     return {
       async render(path, view) {
         const response = await app.render(new Request(`${RENDER_ORIGIN}${path}`), { locals: { view } });
-        const html = await response.text();
-        if (response.status !== 200) throw new Error(`the site answered ${response.status} for ${path}: ${html.slice(0, 500)}`);
+        // The bytes go to the file as they are: decoding them only to encode them again costs time on every page.
+        const html = new Uint8Array(await response.arrayBuffer());
+        if (response.status !== 200) throw new Error(`the site answered ${response.status} for ${path}: ${Buffer.from(html).toString('utf8', 0, 500)}`);
         return html;
       },
     };

@@ -48,7 +48,8 @@ export interface PageContent {
 export interface PublicBody {
   /** Values of the row's `publicFile` template parameters. */
   readonly params: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** The file's text, or its UTF-8 bytes (a rendered page, never decoded). */
+  readonly body: string | Uint8Array;
 }
 
 export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIterable<PublicBody>;

@@ -13,6 +13,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { USER } from '../gateway/harness.ts';
 import { HAS_CHROMIUM, NO_CHROMIUM_REASON, launchBrowser, startDemoSite, type DemoSite } from './demo-site.ts';
 
+// What the callbacks run by page.evaluate use of the page's globals (the tests compile without the DOM library).
+declare const document: {
+  getElementById(id: string): { textContent: string | null; id: string } | null;
+  querySelector<T>(selector: string): T | null;
+  activeElement: { textContent: string | null; id: string } | null;
+};
+declare const window: unknown;
+type HTMLAnchorElement = { href: string };
+
 if (!HAS_CHROMIUM) console.warn(`browser.test.ts: ${NO_CHROMIUM_REASON}`);
 
 /** One page of each kind. */
