@@ -2,7 +2,7 @@
  * The search page's script: filters and sorts the server-rendered list in place, from the
  * listing bundle inlined in the page, and keeps the filters in the URL's query string. The
  * filter itself is src/site/search-filter.ts (tested there). Without JavaScript the page shows
- * the whole list and no form.
+ * the whole list, and a `<noscript>` style hides the form.
  */
 import { readState, select, writeState, type FilterCard, type SearchState, type SortKey } from '../../../src/site/search-filter.ts';
 
@@ -28,7 +28,10 @@ export function startSearch(): void {
     const kept = select(cards, state);
     const shown = new Set(kept);
     items.forEach((item, index) => (item.hidden = !shown.has(index)));
-    list.append(...kept.map((index) => items[index]));
+    // Reordered only when the order changes: moving every item costs a layout.
+    const order = kept.map((index) => items[index]);
+    const current = Array.from(list.children).filter((item) => !(item as HTMLElement).hidden);
+    if (order.some((item, index) => current[index] !== item)) list.append(...order);
     count.textContent = `${kept.length.toLocaleString('en-US')} of ${cards.length.toLocaleString('en-US')} packages`;
     const query = writeState(state);
     if (updateUrl && query !== location.search) history.replaceState(null, '', `${location.pathname}${query}`);
@@ -41,7 +44,6 @@ export function startSearch(): void {
   category.value = initial.category;
   severity.value = initial.severity;
   sort.value = initial.sort;
-  form.hidden = false;
   form.addEventListener('submit', (event) => event.preventDefault());
   form.addEventListener('input', () => apply(fromForm(), true));
   form.addEventListener('change', () => apply(fromForm(), true));
