@@ -8,7 +8,7 @@ import type { CommitInfo, Severity } from '../compose/types.ts';
 import type { Diff, PackageCard } from '../schemas/wire.ts';
 import { fillTemplate, surface } from '../surfaces/registry.ts';
 import { advisoryHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
-import { formatTime, plural, shortSha } from './format.ts';
+import { capped, formatTime, plural, shortSha, type Capped } from './format.ts';
 import { packageRef, type PackageRef } from './package-page.ts';
 
 /** One recent commit and its diff against its parent (null parent: the catalog's first commit). */
@@ -20,12 +20,6 @@ export interface CommitChange {
 
 /** How many names of one kind a commit lists before "and N more" (the diff JSON has them all). */
 export const NAMES_PER_LIST = 40;
-
-export interface Capped<T> {
-  readonly items: readonly T[];
-  /** How many were left out. */
-  readonly more: number;
-}
 
 export interface ChangeEntry {
   readonly sha: string;
@@ -69,7 +63,7 @@ export interface ChangesPageInput {
   readonly siteUrl: string;
 }
 
-const cap = <T>(items: readonly T[]): Capped<T> => ({ items: items.slice(0, NAMES_PER_LIST), more: Math.max(0, items.length - NAMES_PER_LIST) });
+const cap = <T>(items: readonly T[]): Capped<T> => capped(items, NAMES_PER_LIST);
 
 function summaryOf(diff: Diff, first: boolean): string {
   const parts: string[] = [];

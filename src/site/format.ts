@@ -51,3 +51,13 @@ export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'high', 'medium'
 export function bySeverity<T extends { severity: Severity }>(a: T, b: T): number {
   return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity);
 }
+
+/** The first items of a long list, and how many were left out. */
+export interface Capped<T> {
+  readonly items: readonly T[];
+  readonly more: number;
+}
+
+export function capped<T>(items: readonly T[], limit: number): Capped<T> {
+  return { items: items.slice(0, limit), more: Math.max(0, items.length - limit) };
+}

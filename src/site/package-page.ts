@@ -10,7 +10,7 @@ import type { CommitInfo, Severity } from '../compose/types.ts';
 import type { PackageCard, PackageEnvelope, PackageRecord, SlimAdvisory, TransitiveAdvisory, VersionHistory } from '../schemas/wire.ts';
 import { fillTemplate, packageLinks, surface } from '../surfaces/registry.ts';
 import { advisoryHref, packagePageHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
-import { bySeverity, formatCount, formatDate, formatTime, linkableUrl, plural, shortSha } from './format.ts';
+import { bySeverity, capped, formatCount, formatDate, formatTime, linkableUrl, plural, shortSha, type Capped } from './format.ts';
 
 export interface PackageRef {
   readonly name: string;
@@ -83,7 +83,9 @@ export interface PackagePageView {
   readonly archive: { readonly text: string; readonly url: string | null; readonly sha256: string };
   readonly dependencies: { readonly build: readonly DependencyRow[]; readonly runtime: readonly DependencyRow[] };
   readonly missingCount: number;
-  readonly reverseDependencies: readonly PackageRef[];
+  /** Who depends on it, the first REVERSE_DEPENDENCIES_ON_PAGE of them (the inline JSON lists all). */
+  readonly reverseDependencies: Capped<PackageRef>;
+  readonly reverseDependencyCount: number;
   readonly advisories: readonly AdvisoryRow[];
   readonly transitive: readonly TransitiveRow[];
   readonly scorecard: ScorecardView | null;
@@ -113,6 +115,12 @@ export interface PackagePageInput {
   readonly commits: ReadonlyMap<string, CommitInfo>;
   readonly siteUrl: string;
 }
+
+/**
+ * Dependents listed on a page: enough for any ordinary package, and a bound on the page of a
+ * package everything depends on (vcpkg's `vcpkg-cmake` has 2,591). The envelope has them all.
+ */
+export const REVERSE_DEPENDENCIES_ON_PAGE = 300;
 
 /** A reference to a package by name, linked when it is present at the tip. */
 export function packageRef(name: string, cards: ReadonlyMap<string, PackageCard>): PackageRef {
@@ -177,6 +185,7 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
   const tip: CommitInfo = { sha: envelope.commitSha, pushedAt: envelope.pushedAt, message: null };
   const build = record.dependencies.build.map((name) => dependencyRow(name, input.cards));
   const runtime = record.dependencies.runtime.map((name) => dependencyRow(name, input.cards));
+  const dependents = capped(record.reverseDependencies, REVERSE_DEPENDENCIES_ON_PAGE);
   const missing = new Set([...build, ...runtime].filter((row) => row.missing).map((row) => nameKey(row.name)));
   const badgeUrl = `${input.siteUrl}${links.badge}`;
   const pageUrl = `${input.siteUrl}${links.page}`;
@@ -207,7 +216,8 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
     archive: { text: record.archive.url, url: linkableUrl(record.archive.url), sha256: record.archive.sha256 },
     dependencies: { build, runtime },
     missingCount: missing.size,
-    reverseDependencies: record.reverseDependencies.map((name) => packageRef(name, input.cards)),
+    reverseDependencies: { items: dependents.items.map((name) => packageRef(name, input.cards)), more: dependents.more },
+    reverseDependencyCount: record.reverseDependencies.length,
     advisories: record.advisories.map(advisoryRow).sort(bySeverity),
     transitive: input.transitive
       .map((entry) => {
@@ -251,5 +261,3 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
   };
 }
 
-/** `3 packages depend on it`, for the advisory page and the detail page alike. */
-export const dependentsText = (count: number) => (count === 0 ? 'Nothing in the catalog depends on it.' : `${plural(count, 'package')} depend${count === 1 ? 's' : ''} on it directly.`);

@@ -15,6 +15,7 @@ import { serialize } from '../../src/serialize.ts';
 import { EMPTY_STATE, readState, select, writeState, type FilterCard } from '../../src/site/search-filter.ts';
 import { advisoryPages, changesPage, packagePages, searchPage, siteContext, type SiteInput } from '../../src/site/pages.ts';
 import { signInHref } from '../../src/site/frame.ts';
+import { REVERSE_DEPENDENCIES_ON_PAGE } from '../../src/site/package-page.ts';
 import { advisory, catalogState, manifest, scorecard, sha, shipped } from '../helpers/state.ts';
 
 /** What the build gathers for the pages of `state` (build/writers.ts, build/page-content.ts), composed whole. */
@@ -120,10 +121,14 @@ describe('the package detail page', () => {
     expect(app.dependencies.build).toEqual([]);
     expect(app.missingCount).toBe(1);
     expect(pages.get('tool')!.dependencies.build.map((row) => row.name)).toEqual(['lib']);
-    expect(pages.get('lib')!.reverseDependencies).toEqual([
-      { name: 'app', href: '/pkgs/app' },
-      { name: 'tool', href: '/pkgs/tool' },
-    ]);
+    expect(pages.get('lib')!.reverseDependencies).toEqual({
+      items: [
+        { name: 'app', href: '/pkgs/app' },
+        { name: 'tool', href: '/pkgs/tool' },
+      ],
+      more: 0,
+    });
+    expect(pages.get('lib')!.reverseDependencyCount).toBe(2);
   });
 
   it('shows the advisories reached through dependencies with the path to the culprit', () => {
@@ -170,6 +175,18 @@ describe('the package detail page', () => {
     ]);
     expect(app.frame).toMatchObject({ title: 'app 1.0.0 · pkgcat', path: '/pkgs/app', canonical: 'https://pkgs.example.com/pkgs/app', signIn: '/auth/login?next=%2Fpkgs%2Fapp' });
     expect(app.starsText).toBe('12,345');
+  });
+});
+
+describe('a package everything depends on', () => {
+  it('lists its first 300 dependents on the page, and says how many more the JSON has', () => {
+    const users = Array.from({ length: 305 }, (_, index) => manifest(`user-${String(index).padStart(3, '0')}`, { runtime: ['core'] }));
+    const state = catalogState({ packages: [manifest('core'), ...users] });
+    const core = [...packagePages(siteContext(siteInput(state)))].find((view) => view.name === 'core')!;
+    expect(core.reverseDependencyCount).toBe(305);
+    expect(core.reverseDependencies.items).toHaveLength(REVERSE_DEPENDENCIES_ON_PAGE);
+    expect(core.reverseDependencies.more).toBe(5);
+    expect(core.reverseDependencies.items[299]).toEqual({ name: 'user-299', href: '/pkgs/user-299' });
   });
 });
 
