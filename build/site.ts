@@ -4,19 +4,23 @@
  * every file of site/ and src/site/ and Astro's version, so an edit recompiles on the next build
  * and nothing else does. The first build after a checkout (or `npm run site`) compiles it, under
  * a lock, so concurrent builds compile it once. Each build then renders every page of its release
- * by calling the compiled app in process (`app.render` with the page's view model in
- * `Astro.locals.view`): no server, no per-page process.
+ * by calling the compiled app (`app.render` with the page's view model in `Astro.locals.view`),
+ * in worker threads of its own process (site-worker.ts) when it has more than one core: no
+ * server, no per-page process.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { contentHash } from '../src/store/hash.ts';
 import { acquireLock } from '../src/store/lock.ts';
 import type { PageView } from '../src/site/pages.ts';
+import { loadCompiled, renderPage } from './site-render.ts';
 
 const run = promisify(execFile);
 
@@ -93,36 +97,70 @@ export async function compileSite(options: CompileOptions = {}): Promise<string>
   }
 }
 
-/** What the compiled entry exports (site/render-entry.ts). */
-interface CompiledSite {
-  app: { render(request: Request, options: { locals: object }): Promise<Response> };
-}
-
 /** Renders the pages of a release. */
 export interface SiteRenderer {
   /** The HTML of the page at `path` (site-relative), laying out `view`, as UTF-8 bytes. */
   render(path: string, view: PageView): Promise<Uint8Array>;
 }
 
-/** Any origin: pages link site-relative, and absolute addresses come from the view (the site URL). */
-const RENDER_ORIGIN = 'http://pkgcat.invalid';
+/**
+ * Threads that render besides the build's own: one fewer than the cores (the build's thread
+ * computes the views and writes the files meanwhile), at most 4; none on one core.
+ */
+export const RENDER_WORKERS = Math.min(4, availableParallelism() - 1);
+
+interface Pending {
+  resolve(html: Uint8Array): void;
+  reject(error: Error): void;
+}
+
+/** Worker threads that each load the compiled app once and render the pages posted to them. */
+class RenderPool implements SiteRenderer {
+  readonly #workers: { worker: Worker; pending: Map<number, Pending> }[];
+  #next = 0;
+
+  constructor(entry: string, size: number) {
+    this.#workers = Array.from({ length: size }, () => {
+      const worker = new Worker(new URL('./site-worker.ts', import.meta.url), { workerData: { entry } });
+      const pending = new Map<number, Pending>();
+      worker.on('message', ({ id, html, error }: { id: number; html?: Uint8Array; error?: string }) => {
+        const waiting = pending.get(id)!;
+        pending.delete(id);
+        // An idle worker does not keep the build's process alive.
+        if (pending.size === 0) worker.unref();
+        if (error !== undefined) waiting.reject(new Error(error));
+        else waiting.resolve(html!);
+      });
+      worker.on('error', (error) => {
+        for (const waiting of pending.values()) waiting.reject(error);
+        pending.clear();
+      });
+      worker.unref();
+      return { worker, pending };
+    });
+  }
+
+  render(path: string, view: PageView): Promise<Uint8Array> {
+    // The least busy worker.
+    const target = this.#workers.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best));
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      target.pending.set(id, { resolve, reject });
+      target.worker.ref();
+      target.worker.postMessage({ id, path, view });
+    });
+  }
+}
 
 let loaded: Promise<SiteRenderer> | null = null;
 
 /** The compiled site, compiled first if its sources changed; loaded once per process. */
 export function loadSite(options: CompileOptions = {}): Promise<SiteRenderer> {
   loaded ??= (async () => {
-    const dir = await compileSite(options);
-    const { app } = (await import(pathToFileURL(entryOf(dir)).href)) as CompiledSite;
-    return {
-      async render(path, view) {
-        const response = await app.render(new Request(`${RENDER_ORIGIN}${path}`), { locals: { view } });
-        // The bytes go to the file as they are: decoding them only to encode them again costs time on every page.
-        const html = new Uint8Array(await response.arrayBuffer());
-        if (response.status !== 200) throw new Error(`the site answered ${response.status} for ${path}: ${Buffer.from(html).toString('utf8', 0, 500)}`);
-        return html;
-      },
-    };
+    const entry = entryOf(await compileSite(options));
+    if (RENDER_WORKERS > 0) return new RenderPool(entry, RENDER_WORKERS);
+    const site = await loadCompiled(entry);
+    return { render: (path, view) => renderPage(site, path, view) };
   })();
   loaded.catch(() => (loaded = null));
   return loaded;

@@ -91,7 +91,10 @@ function siteOf(content: ReleaseContent): SiteContext {
   return entry.site;
 }
 
-/** Renders views through the compiled site (build/site.ts): one page per view, at the row's path. */
+/** Pages being rendered at once: the render workers stay busy while this thread makes the next views and writes. */
+const RENDER_WINDOW = 32;
+
+/** Renders views through the compiled site (build/site.ts): one page per view, at the row's path, in order. */
 async function* renderPages<View extends PageView>(
   id: 'search-page' | 'package-page' | 'advisory-page' | 'changes-page',
   views: Iterable<View>,
@@ -99,10 +102,13 @@ async function* renderPages<View extends PageView>(
 ): AsyncGenerator<PublicBody> {
   const site = await loadSite();
   const { path } = surface(id);
+  const rendering: Promise<PublicBody>[] = [];
   for (const view of views) {
     const values = params(view);
-    yield { params: values, body: await site.render(fillTemplate(path, values), view) };
+    rendering.push(site.render(fillTemplate(path, values), view).then((body) => ({ params: values, body })));
+    if (rendering.length >= RENDER_WINDOW) yield await rendering.shift()!;
   }
+  while (rendering.length > 0) yield await rendering.shift()!;
 }
 
 export const WRITERS: Readonly<Record<string, Writer>> = {
