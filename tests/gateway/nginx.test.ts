@@ -103,7 +103,18 @@ describe.skipIf(binary === null)('through nginx', () => {
   const at = (port: number) => `http://127.0.0.1:${port}`;
 
   describe('the anonymous directory with the generated rules', () => {
-    it.each(['/api/pkgs/curl.json', '/api/pkgs/SQLite.json', '/api/pkgs/llama.cpp.json', '/api/pkgs/recent-commits.json'])('%s: the gateway\'s headers and bytes', async (path) => {
+    it.each([
+      '/api/pkgs/curl.json',
+      '/api/pkgs/SQLite.json',
+      '/api/pkgs/llama.cpp.json',
+      '/api/pkgs/recent-commits.json',
+      // The pages: each path served from its `.html` file.
+      '/',
+      '/pkgs/curl',
+      '/pkgs/llama.cpp',
+      '/changes',
+      '/advisories/PKGCAT-TEST-0002',
+    ])('%s: the gateway\'s headers and bytes', async (path) => {
       const direct = await rawGet(gateway.url, path, { 'accept-encoding': 'identity' });
       expect(direct.status).toBe(200);
       expectSame(await rawGet(at(ports.standalone), path, { 'accept-encoding': 'identity' }), direct);
