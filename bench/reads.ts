@@ -9,10 +9,16 @@
  * Cold: a new Catalog (no parsed root, chunk or file kept in the process; the operating
  * system's page cache is warm, as on a running server). Warm: the same reads again, median of
  * WARM_ROUNDS. The package is the one with the largest closure at that commit.
+ *
+ * SBOMs of that package at that commit, through the gateway's resolver: the first request
+ * (composed from the per-package reads with a cold catalog, written once) and repeated ones
+ * (median of WARM_ROUNDS); and the floating CycloneDX files of the release (count, bytes).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Catalog } from '../gateway/catalog.ts';
+import { pinnedSbom } from '../gateway/answers/sbom.ts';
+import { Releases } from '../gateway/release.ts';
 import { paths, readJson, readObject, type ReleaseInfo } from '../src/store/layout.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { checkChild, count, machine, median, projectRevision, runChild, table, writeResults } from './lib.ts';
@@ -93,6 +99,41 @@ export const suite: Suite = {
         warmMedianMs: Number(median(warm).toFixed(3)),
       });
     }
+    const sbomRows: Record<string, unknown>[] = [];
+    for (const row of rows) {
+      for (const format of ['cyclonedx', 'spdx'] as const) {
+        const sha = row.sha as string;
+        const key = (row.package as string).toLowerCase();
+        await rm(join(out, 'cache', 'sboms', sha), { recursive: true, force: true });
+        const request = (catalog: Catalog) => {
+          const releases = new Releases(out!);
+          return { catalog, release: () => releases.current(), params: { sha, name: row.package as string }, packageKey: key, query: { format } };
+        };
+        const first = await timed(() => pinnedSbom(request(new Catalog(out!, () => {}))));
+        const warmCatalog = new Catalog(out, () => {});
+        const warmRequest = request(warmCatalog);
+        await pinnedSbom(warmRequest);
+        const repeated: number[] = [];
+        for (let round = 0; round < WARM_ROUNDS; round++) repeated.push((await timed(() => pinnedSbom(warmRequest))).ms);
+        const answer = first.value as { bytes?: Buffer };
+        sbomRows.push({ commit: row.commit, package: row.package, format, bytes: answer.bytes?.length ?? 0, firstMs: Number(first.ms.toFixed(2)), repeatedMedianMs: Number(median(repeated).toFixed(3)) });
+      }
+    }
+    const floating = { files: 0, bytes: 0 };
+    for (const name of await readdir(join(paths.public(release), 'api', 'pkgs'))) {
+      const file = join(paths.public(release), 'api', 'pkgs', name, 'sbom.json');
+      const size = await stat(file).then((stats) => stats.size, () => null);
+      if (size === null) continue;
+      floating.files += 1;
+      floating.bytes += size;
+    }
+    context.log(
+      table(
+        ['commit', 'package', 'format', 'body', 'first request', 'repeated (median)'],
+        sbomRows.map((row) => [String(row.commit), String(row.package), String(row.format), `${((row.bytes as number) / 1024).toFixed(0)} KiB`, `${row.firstMs} ms`, `${row.repeatedMedianMs} ms`]),
+      ),
+    );
+    context.log(`floating CycloneDX SBOMs in the release: ${count(floating.files)} files, ${(floating.bytes / 1024 / 1024).toFixed(1)} MiB`);
     context.log(
       table(
         ['commit', 'package', 'closure', 'transitive', 'cold', 'warm (median)'],
@@ -108,6 +149,8 @@ export const suite: Suite = {
       measuredAt: new Date().toISOString(),
       warmRounds: WARM_ROUNDS,
       rows,
+      sboms: sbomRows,
+      floatingSboms: floating,
     });
     context.log(`reads: results in ${file}`);
   },

@@ -11,11 +11,12 @@ import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
 import type { DiffSide } from '../src/compose/diff.ts';
 import {
-  LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
+  LAYOUT_VERSION, assembleBody, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { acquireLock } from '../src/store/lock.ts';
+import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
 import type { CatalogModel, ModelSnapshot } from './model.ts';
 import type { ComposerSnapshot } from './composer.ts';
 
@@ -107,8 +108,10 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     const tip = await repo.mainSha();
     await ensureLayout(out);
     const previous = await currentRelease(out);
-    // Nothing to do when the tip is published for this site URL (a new URL republishes without composing).
-    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options)) {
+    // Nothing to do when the tip is published for this site URL with every surface this version
+    // publishes (a new URL, or a pkgcat with new surfaces, republishes without composing).
+    const sameSurfaces = previous?.info.publicSurfaces?.join() === PUBLIC_SURFACE_IDS.join();
+    if (previous?.info.tip?.sha === tip && previous.info.siteUrl === siteUrlOf(options) && sameSurfaces) {
       return { tip, commits: previous.info.commitCount, composed: 0, releaseId: null, diagnostics: [] };
     }
     const unlock = await acquireLock(lockFile(out), {
@@ -133,14 +136,15 @@ async function buildLocked(
 ): Promise<BuildResult> {
   const { out } = options;
   // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
-  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { gatherPageContent }] = await Promise.all([
+  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { tipExamples }, { readRecentChanges }] = await Promise.all([
     import('./model.ts'),
     import('./composer.ts'),
     import('./objects.ts'),
     import('./publish.ts'),
     import('./progress.ts'),
     import('../src/compose/diff.ts'),
-    import('./page-content.ts'),
+    import('./examples.ts'),
+    import('./changes.ts'),
   ]);
   const chain = await repo.chain(tip);
   const onChain = new Set(chain);
@@ -212,7 +216,12 @@ async function buildLocked(
     names,
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
-    pages: await gatherPageContent({ out, state: tipState, chain: chainInfos, transitive: composer.transitive.items }),
+    examples: await tipExamples(out, tipState, composer, chainInfos, siteUrlOf(options)),
+    transitive: composer.transitive.items,
+    history: tipState.history,
+    recentChanges: await readRecentChanges(out, chainInfos),
+    log,
+    listing: (await assembleBody(out, (await readStateRoot(out, tip))!.listing)).toString('utf8'),
   });
   return { tip, commits: chain.length, composed, releaseId, diagnostics };
 }

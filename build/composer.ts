@@ -46,7 +46,7 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
 export class Composer {
   readonly records: ChunkedCollection<string>;
   readonly cards: ChunkedCollection<string>;
-  /** Transitive rollups by name key: the package's entries, serialized and comma-joined (the pages read them too). */
+  /** Transitive rollups by name key: the package's entries, serialized and comma-joined (the documents and pages read them too). */
   readonly transitive: ChunkedCollection<string>;
   private readonly index: ChunkedCollection<PackageIndexEntry>;
   private analysis: CatalogAnalysis | null = null;
@@ -85,6 +85,11 @@ export class Composer {
       transitive: [...this.transitive.items],
       index: [...this.index.items],
     };
+  }
+
+  /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */
+  get currentAnalysis(): CatalogAnalysis | null {
+    return this.analysis;
   }
 
   /** Records what one applied commit changed, against the previous state's analysis. */

@@ -5,12 +5,13 @@
  */
 import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { linkFileTree } from '../src/store/atomic.ts';
 import { serialize } from '../src/serialize.ts';
-import { LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
-import { fillTemplate, SERVED } from '../src/surfaces/registry.ts';
+import { currentReleaseId, LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
+import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, SERVED, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { renderHeadersFile, renderNginxRules } from '../src/http/static-rules.ts';
 import { validateRelease } from './validate.ts';
-import { WRITERS, type ReleaseContent } from './writers.ts';
+import { CARRIED_ROWS, DEFERRED_ROWS, WRITERS, type ReleaseContent } from './writers.ts';
 
 export type { ReleaseContent };
 
@@ -36,32 +37,67 @@ async function writeText(file: string, text: string | Uint8Array): Promise<void>
   await writeFile(file, text);
 }
 
+/**
+ * Publishes the release of `content`. The rows of DEFERRED_ROWS (a document per package composed
+ * from its closure: seconds on a large catalog; the documents for agents, crawlers and feed
+ * readers) follow in a second release that links every other file of the first: the JSON surfaces
+ * of a new commit go live as soon as they are written, and the rest a few seconds later. Until
+ * then the gateway composes a missing floating SBOM on request (the same bytes), and the first
+ * release carries the previous release's documents (CARRIED_ROWS). Resolves with the id of the
+ * last release published.
+ */
 export async function publishRelease(out: string, content: ReleaseContent): Promise<string> {
+  const rows = SERVED.filter((row) => row.publicFile !== undefined);
+  const immediate = rows.filter((row) => !DEFERRED_ROWS.has(row.id));
+  const previous = await currentReleaseId(out);
+  const first = await writeRelease(out, content, immediate, null, previous && CARRIED_ROWS.size > 0 ? previous : null);
+  if (immediate.length === rows.length) return first;
+  return writeRelease(out, content, rows.filter((row) => DEFERRED_ROWS.has(row.id)), { id: first, rows: immediate }, null);
+}
+
+/**
+ * Writes a release with the files of `rows` (and, linked, every public file of `base`, and the
+ * files of CARRIED_ROWS of the release `carried`), validates it, and switches `current` to it.
+ */
+async function writeRelease(
+  out: string,
+  content: ReleaseContent,
+  rows: readonly SurfaceRow[],
+  base: { id: string; rows: readonly SurfaceRow[] } | null,
+  carried: string | null,
+): Promise<string> {
   const id = await nextReleaseId(out, content.tip.sha);
   const staging = join(paths.releases(out), `.staging-${id}`);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
 
-  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length, siteUrl: content.siteUrl };
+  const published = new Set([...rows, ...(base?.rows ?? [])].map((row) => row.id));
+  const publicSurfaces = PUBLIC_SURFACE_IDS.filter((rowId) => published.has(rowId));
+  const info: ReleaseInfo = { layout: LAYOUT_VERSION, id, tip: content.tip, commitCount: content.chain.length, siteUrl: content.siteUrl, publicSurfaces };
   await writeText(paths.releaseInfo(staging), serialize(info));
   await writeText(paths.chain(staging), serialize(content.chain));
   await writeText(paths.names(staging), serialize(Object.fromEntries([...content.names].sort(([a], [b]) => (a < b ? -1 : 1)))));
   await writeText(paths.diagnostics(staging), serialize(content.diagnostics));
 
   const publicDir = paths.public(staging);
-  for (const row of SERVED) {
-    if (row.publicFile === undefined) continue;
+  // Hard links: a published file is never written again, so sharing it with the next release is safe.
+  // Not the files of the rows written here (the first release's carried documents): writing through a link would change them in every release.
+  const writing = new Set(rows.map((row) => row.id));
+  if (base) await linkFileTree(paths.public(paths.release(out, base.id)), publicDir, (file) => !writing.has(publicFileOwner(file)?.row.id ?? ''));
+  // The previous commit's documents, until the second release writes this commit's (writers.ts CARRIED_ROWS).
+  if (carried) await linkFileTree(paths.public(paths.release(out, carried)), publicDir, (file) => CARRIED_ROWS.has(publicFileOwner(file)?.row.id ?? ''));
+  for (const row of rows) {
     const writer = WRITERS[row.id];
     if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
     const writes: Promise<void>[] = [];
     for await (const { params, body } of writer(content)) {
-      writes.push(writeText(join(publicDir, fillTemplate(row.publicFile, params)), body));
+      writes.push(writeText(join(publicDir, fillTemplate(row.publicFile!, params)), body));
       if (writes.length >= 64) await Promise.all(writes.splice(0));
     }
     await Promise.all(writes);
   }
-  // Header rules for serving public/ from a static host (docs/deployment.md).
-  await writeText(join(publicDir, paths.publicFile.headers()), renderHeadersFile());
+  // Header rules for serving public/ from a static host (docs/deployment.md); linked from `base`.
+  if (!base) await writeText(join(publicDir, paths.publicFile.headers()), renderHeadersFile());
   await writeText(paths.staticRules.nginx(staging), renderNginxRules());
   await writeText(paths.staticRules.nginxGateway(staging), renderNginxRules({ flavour: 'gateway' }));
 

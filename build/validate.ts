@@ -17,7 +17,8 @@ import { isReservedName, nameKey } from '../src/grammar.ts';
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { wireProblems, type WireName } from '../src/schemas/wire.ts';
-import { fillTemplate, SERVED, surface, type SurfaceRow } from '../src/surfaces/registry.ts';
+import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, SERVED, surface, templateParams } from '../src/surfaces/registry.ts';
+import { API_ROWS, API_VERSION, exampleValues, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
 
 export class BuildValidationError extends Error {
   readonly problems: string[];
@@ -32,26 +33,6 @@ export class BuildValidationError extends Error {
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
-}
-
-/** Each served row with a public file, and the pattern of its files (template parameters as groups). */
-const PUBLIC_FILES = SERVED.filter((row) => row.publicFile !== undefined).map((row) => {
-  const names: string[] = [];
-  const pattern = row.publicFile!.split(/\{(\w+)\}/).map((part, index) => {
-    if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    names.push(part);
-    return '([^/]+)';
-  });
-  return { row, names, pattern: new RegExp(`^${pattern.join('')}$`) };
-});
-
-/** The registry row whose public file is `file` (a path of public/), with its template parameters. */
-function rowOfPublicFile(file: string): { row: SurfaceRow; params: Record<string, string> } | null {
-  for (const { row, names, pattern } of PUBLIC_FILES) {
-    const match = pattern.exec(file);
-    if (match) return { row, params: Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1])])) };
-  }
-  return null;
 }
 
 /** A JSON body's problems against a wire schema, as one line, or null. */
@@ -78,6 +59,38 @@ function fullBundleProblem(text: string): string | null {
   if (!records) return 'the tip\'s full-bundle has no packages array';
   const problems = wireProblems('FullBundle', { ...value, packages: [] });
   return problems && `the tip's full-bundle does not match the FullBundle schema: ${problems}`;
+}
+
+/**
+ * The OpenAPI document: its version, its path set (the registry's JSON API rows), and each example
+ * of a wire body against the wire schema (the full check, with the OpenAPI validator and linter,
+ * runs in the tests: they are development tools, and take a third of a second).
+ */
+function openApiProblems(text: string): string[] {
+  let document: OpenApiDocument;
+  try {
+    document = JSON.parse(text) as OpenApiDocument;
+  } catch {
+    return ['the OpenAPI document is not JSON'];
+  }
+  const problems: string[] = [];
+  if (document.openapi !== OPENAPI_VERSION || document.info?.version !== API_VERSION) problems.push(`the OpenAPI document is not version ${OPENAPI_VERSION} of API ${API_VERSION}`);
+  const paths = Object.keys(document.paths ?? {}).sort();
+  const rows = API_ROWS.map((row) => row.path).sort();
+  if (JSON.stringify(paths) !== JSON.stringify(rows)) problems.push(`the OpenAPI document's paths are not the registry's JSON API routes: ${paths.join(', ')}`);
+  for (const row of API_ROWS) {
+    for (const [status, response] of Object.entries(document.paths?.[row.path]?.get?.responses ?? {})) {
+      const schemaName = status === '200' ? row.body : Number(status) >= 400 ? 'ErrorBody' : undefined;
+      if (!schemaName) continue;
+      for (const media of Object.values(response.content ?? {})) {
+        for (const example of exampleValues(document, media)) {
+          const problem = wireProblems(schemaName, example);
+          if (problem) problems.push(`the OpenAPI example of ${status} on ${row.path} does not match the ${schemaName} schema: ${problem}`);
+        }
+      }
+    }
+  }
+  return problems;
 }
 
 /** The tip's stored bodies of every kind, each against its schema. */
@@ -134,11 +147,27 @@ async function checkPublicTree(
   for (const name of expectedNames) {
     if (!files.has(fillTemplate(surface('package').publicFile!, { name }))) problems.push(`the record of ${name} is missing from public/`);
   }
+  // The rows this release wrote for its tip (a first release of two carries the previous one's documents: build/publish.ts).
+  const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
+  // Every package has its markdown mirror (reserved names too: they are shadowed under /api/pkgs/ only).
+  if (written.has('package-markdown')) {
+    for (const name of Object.values(names)) {
+      if (!files.has(fillTemplate(surface('package-markdown').publicFile!, { name }))) problems.push(`the markdown mirror of ${name} is missing from public/`);
+    }
+  }
+  // A row whose public file has no parameter is one file every release holds (llms.txt, sitemap.xml, the feeds, ...).
+  for (const row of SERVED) {
+    if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !files.has(row.publicFile)) problems.push(`public/${row.publicFile} is missing`);
+  }
   let recentCount = 0;
   for (const file of files) {
-    const owner = rowOfPublicFile(file);
+    const owner = publicFileOwner(file);
     if (!owner) {
       problems.push(`public/${file} is no surface's file`);
+      continue;
+    }
+    if (owner.row.id === 'openapi') {
+      problems.push(...openApiProblems(await readFile(join(publicDir, file), 'utf8')));
       continue;
     }
     if (!owner.row.body) continue;

@@ -8,11 +8,19 @@
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
+import { tipDocuments, type CommitChanges, type TipDocuments } from '../src/compose/documents.ts';
+import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
+import { composeLlmsFullTxt, composeLlmsTxt } from '../src/compose/llms.ts';
+import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
+import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
+import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName } from '../src/grammar.ts';
+import { packageClosure } from '../src/compose/closure.ts';
+import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
-import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
-import type { PackageRecord, TransitiveAdvisory, VersionHistory } from '../src/schemas/wire.ts';
-import { advisoryPages, changesPage, packagePages, searchPage, siteContext, type CommitChange, type PageView, type SiteContext } from '../src/site/pages.ts';
+import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
+import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
+import { advisoryPages, changesPage, packagePages, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
 import { loadSite } from './site.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
@@ -27,22 +35,24 @@ export interface ReleaseContent {
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
-  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces). */
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces, the OpenAPI server). */
   siteUrl: string;
-  /** What the HTML pages need beyond the records (build/build.ts gathers it). */
-  pages: PageContent;
-}
 
-/** The tip's items the HTML pages read besides its records. */
-export interface PageContent {
-  /** The listing bundle, exactly as `/api/pkgs/bundle/{sha}.json` serves it (the search page inlines it). */
+  // For the documents (markdown mirrors, llms.txt, sitemap, feeds):
+  /** Serialized transitive entries at the tip, by the name key of the package they start at (comma-joined, as the composer keeps them). */
+  transitive: ReadonlyMap<string, string>;
+  /** Every version each package shipped up to the tip, oldest first, by name key. */
+  history: ReadonlyMap<string, readonly VersionEvent[]>;
+  /** What each of the newest commits changed, newest first (the changes feed). */
+  recentChanges: readonly CommitChanges[];
+  /** Where a writer reports what the operator should know (the build's log). */
+  log: (line: string) => void;
+  /** Bodies of the tip for the OpenAPI document's examples (src/compose/api-examples.ts). */
+  examples: ApiExamples;
+
+  // For the HTML pages (they read the documents' fields above too):
+  /** The tip's listing bundle, exactly as `/api/pkgs/bundle/{sha}.json` serves it (the search page inlines it). */
   listing: string;
-  /** Transitive rollups by the name key of the package they start at. */
-  transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>;
-  /** Version histories (versions.json's `versions`) by name key. */
-  versions: ReadonlyMap<string, VersionHistory['versions']>;
-  /** The recent commits' diffs against their parents, newest first (the changes page). */
-  changes: readonly CommitChange[];
 }
 
 export interface PublicBody {
@@ -53,6 +63,51 @@ export interface PublicBody {
 }
 
 export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
+
+/** Composed once per release, on first use: the documents' input, and the mirrors (llms-full.txt holds them all again). */
+const tips = new WeakMap<ReleaseContent, TipDocuments>();
+/** The transitive rollups parsed once per release (the documents and the pages read them). */
+const rollups = new WeakMap<ReleaseContent, Map<string, TransitiveAdvisory[]>>();
+
+function transitiveOf(content: ReleaseContent): Map<string, TransitiveAdvisory[]> {
+  let transitive = rollups.get(content);
+  if (!transitive) {
+    transitive = new Map();
+    for (const [key, text] of content.transitive) transitive.set(key, JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
+    rollups.set(content, transitive);
+  }
+  return transitive;
+}
+const mirrors = new WeakMap<ReleaseContent, { packages: Map<string, string>; advisories: Map<string, string> }>();
+
+function tipOf(content: ReleaseContent): TipDocuments {
+  let tip = tips.get(content);
+  if (!tip) {
+    tip = tipDocuments({
+      commit: content.tip,
+      siteUrl: content.siteUrl,
+      records: [...content.records.values()].map((text) => JSON.parse(text) as PackageRecord),
+      transitive: transitiveOf(content),
+      history: content.history,
+    });
+    tips.set(content, tip);
+  }
+  return tip;
+}
+
+/** The markdown mirrors of every package (by name key) and every active advisory (by id). */
+function mirrorsOf(content: ReleaseContent) {
+  let composed = mirrors.get(content);
+  if (!composed) {
+    const tip = tipOf(content);
+    composed = {
+      packages: new Map([...tip.records.keys()].map((key) => [key, composePackageMarkdown(tip, key)])),
+      advisories: new Map([...tip.advisories.values()].map((reach) => [reach.id, composeAdvisoryMarkdown(tip, reach)])),
+    };
+    mirrors.set(content, composed);
+  }
+  return composed;
+}
 
 /** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
 const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, string>; site?: SiteContext }>();
@@ -81,12 +136,12 @@ function siteOf(content: ReleaseContent): SiteContext {
     tip: content.tip,
     chain: content.chain,
     siteUrl: content.siteUrl,
-    listing: content.pages.listing,
+    listing: content.listing,
     envelope: (key) => envelopeOf(content, key),
     record: (key) => JSON.parse(content.records.get(key)!) as PackageRecord,
-    transitive: content.pages.transitive,
-    versions: content.pages.versions,
-    changes: content.pages.changes,
+    transitive: transitiveOf(content),
+    history: content.history,
+    changes: content.recentChanges,
   });
   return entry.site;
 }
@@ -111,6 +166,40 @@ async function* renderPages<View extends PageView>(
   while (rendering.length > 0) yield await rendering.shift()!;
 }
 
+/** The tip's records parsed on first use (a closure walk visits few of them per package). */
+function recordLookup(records: ReadonlyMap<string, string>): (key: string) => PackageRecord | null {
+  const parsed = new Map<string, PackageRecord>();
+  return (key) => {
+    let record = parsed.get(key);
+    if (!record) {
+      const text = records.get(key);
+      if (text === undefined) return null;
+      record = JSON.parse(text) as PackageRecord;
+      parsed.set(key, record);
+    }
+    return record;
+  };
+}
+
+/**
+ * The documents for agents, crawlers and feed readers: rewritten whole with every commit (about a
+ * second on a catalog of 3,000 packages), so deferred too. Until the second release brings this
+ * commit's, the first one carries the previous release's (build/publish.ts): a reader gets them
+ * one commit old for those seconds, never a 404 (each names the commit it was read from).
+ */
+export const CARRIED_ROWS: ReadonlySet<string> = new Set([
+  'advisory-feed', 'changes-feed', 'package-markdown', 'advisory-markdown', 'llms-txt', 'llms-full-txt', 'sitemap',
+  // The HTML pages: every one changes with every commit (each carries the tip's commitSha), a few seconds of rendering.
+  'search-page', 'package-page', 'advisory-page', 'changes-page',
+]);
+
+/**
+ * Rows published in a second release right after the first (build/publish.ts), so a new commit's
+ * JSON surfaces do not wait for them: a document per package composed from its closure (seconds
+ * on a large catalog; the gateway composes a missing one on request), and the documents above.
+ */
+export const DEFERRED_ROWS: ReadonlySet<string> = new Set(['package-sbom', ...CARRIED_ROWS]);
+
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
   'recent-commits': function* (content) {
@@ -134,4 +223,53 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   'advisory-page': (content) => renderPages('advisory-page', advisoryPages(siteOf(content)), (view) => ({ id: view.advisory.id })),
   /** `/changes`: what the recent commits changed. */
   'changes-page': (content) => renderPages('changes-page', [changesPage(siteOf(content))]),
+  /** `/pkgs/advisories.xml`: the advisories active at the tip, newest first. */
+  'advisory-feed': function* (content) {
+    yield { params: {}, body: composeAdvisoryFeed(tipOf(content)) };
+  },
+  /** `/pkgs/changes.xml`: what each of the newest commits changed. */
+  'changes-feed': function* (content) {
+    yield { params: {}, body: composeChangesFeed(tipOf(content), content.recentChanges) };
+  },
+  /** `/pkgs/{name}.md` of every package at the tip (reserved names too: the rule is for /api/pkgs/ only). */
+  'package-markdown': function* (content) {
+    const tip = tipOf(content);
+    for (const [key, body] of mirrorsOf(content).packages) yield { params: { name: tip.records.get(key)!.name }, body };
+  },
+  /** `/advisories/{id}.md` of every advisory active at the tip. */
+  'advisory-markdown': function* (content) {
+    for (const [id, body] of mirrorsOf(content).advisories) yield { params: { id }, body };
+  },
+  'llms-txt': function* (content) {
+    yield { params: {}, body: composeLlmsTxt(tipOf(content)) };
+  },
+  /** `/llms-full.txt`: every package mirror, then every advisory mirror. */
+  'llms-full-txt': function* (content) {
+    const { packages, advisories } = mirrorsOf(content);
+    yield { params: {}, body: composeLlmsFullTxt(tipOf(content), [...packages.values(), ...advisories.values()]) };
+  },
+  sitemap: async function* (content) {
+    const { xml, omitted } = await composeSitemap(tipOf(content));
+    if (omitted > 0) content.log(`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; ${omitted} are left out (docs/decisions.md "Sitemap")`);
+    yield { params: {}, body: xml };
+  },
+  /**
+   * `/api/pkgs/{name}/sbom.json` of every package at the tip in the default format (CycloneDX),
+   * the same bytes as the sha-pinned SBOM at the tip (src/compose/sbom/).
+   */
+  'package-sbom': async function* (content) {
+    const lookup = recordLookup(content.records);
+    const cache: ComponentCache = new WeakMap();
+    for (const [key, name] of content.names) {
+      if (isReservedName(name)) continue;
+      const closure = await packageClosure(lookup, key);
+      if (!closure) continue;
+      const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
+      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };
+    }
+  },
+  /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */
+  openapi: function* (content) {
+    yield { params: {}, body: serialize(composeOpenApi({ siteUrl: content.siteUrl, examples: content.examples })) };
+  },
 };

@@ -7,6 +7,8 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { serialize } from '../src/serialize.ts';
 import { CACHE } from '../src/http/cache-control.ts';
 import { CONTENT_TYPE } from '../src/http/content-types.ts';
+import { ERROR_BODY } from '../src/http/error-bodies.ts';
+import type { ErrorBody } from '../src/schemas/wire.ts';
 import type { SurfaceRow } from '../src/surfaces/registry.ts';
 import type { Failure } from './surface.ts';
 
@@ -26,42 +28,61 @@ export class HttpError extends Error {
 
 const cache = (value: string) => ({ 'Cache-Control': value });
 
+/** The error of an API body (src/http/error-bodies.ts) with its status and Cache-Control. */
+function apiError(status: number, body: ErrorBody, cacheControl: string): HttpError {
+  return new HttpError(status, body.error, body.message, cache(cacheControl));
+}
+
 /** 404 with the given Cache-Control (CACHE.error unless the caller knows better). */
-export function notFound(message = 'Nothing is served at this path.', cacheControl: string = CACHE.error): HttpError {
+export function notFound(message = ERROR_BODY.unknownPath().message, cacheControl: string = CACHE.error): HttpError {
   return new HttpError(404, 'not_found', message, cache(cacheControl));
 }
 
 /** 404 for a `{name}` that breaks the grammar or is not in the catalog. */
 export function unknownPackage(name: string, cacheControl: string): HttpError {
-  return notFound(`No package named ${JSON.stringify(name)} in the catalog.`, cacheControl);
+  return apiError(404, ERROR_BODY.unknownPackage(name), cacheControl);
 }
 
 /** 404 for a well-formed sha (7 to 40 hex) that is not on main's first-parent chain: DECISIONS.md 8. */
 export function unknownSha(value: string): HttpError {
-  return notFound(`No commit ${value} on the main branch.`, CACHE.negative);
+  return apiError(404, ERROR_BODY.unknownSha(value), CACHE.negative);
 }
 
 /** 404 for a `{sha}`/`{base}` that is not 7 to 40 lowercase hex characters. */
 export function malformedSha(): HttpError {
-  return notFound('A commit is named by 40 lowercase hex characters, or a unique prefix of 7 or more.', CACHE.pinned);
+  return apiError(404, ERROR_BODY.malformedSha(), CACHE.pinned);
 }
 
 /** 400 `ambiguous sha`: SPEC.md Errors. */
 export function ambiguousSha(prefix: string, matches: number): HttpError {
-  return new HttpError(400, 'ambiguous sha', `The prefix ${prefix} matches ${matches} commits on the main branch; use more characters.`, cache(CACHE.pinned));
+  return apiError(400, ERROR_BODY.ambiguousSha(prefix, matches), CACHE.pinned);
 }
 
-/** The HTTP error of a resolver's Failure on registry row `row` (SPEC.md Errors, DECISIONS.md 8). */
+/**
+ * The HTTP error of a resolver's Failure on registry row `row` (SPEC.md Errors, DECISIONS.md 8).
+ * Nothing published: the alias keeps its own Cache-Control (SPEC.md); any other row (the OpenAPI
+ * document before the first build) the short negative cache, as the first build is moments away.
+ */
 export function httpErrorOf(failure: Failure, row: SurfaceRow): HttpError {
   switch (failure.reason) {
     case 'unknown-package':
       return unknownPackage(failure.name, row.family === 'pinned' ? CACHE.pinned : CACHE.negative);
     case 'no-commits':
-      return notFound('The catalog has no commits yet.', row.cacheControl);
+      return apiError(404, ERROR_BODY.noCommits(), row.family === 'alias' ? row.cacheControl : CACHE.negative);
     case 'unknown-advisory':
-      // Like an unknown name: the advisory may become active with the next commit (DECISIONS.md 8).
-      return notFound(`No advisory ${JSON.stringify(failure.id)} is active in the catalog.`, CACHE.negative);
+      // Like an unknown name: an advisory may become active with the next commit (DECISIONS.md 8).
+      return notFound(`No advisory ${JSON.stringify(failure.id)} is active at the latest commit.`, CACHE.negative);
+    case 'not-published-yet':
+      return notPublishedYet();
   }
+}
+
+/** 503 `not_ready`: a document of the latest commit that its second release brings in a moment (build/publish.ts). */
+export function notPublishedYet(): HttpError {
+  return new HttpError(503, 'not_ready', 'This document of the latest commit is being published; try again in a few seconds.', {
+    ...cache(CACHE.error),
+    'Retry-After': '2',
+  });
 }
 
 export function methodNotAllowed(allow: string): HttpError {
@@ -73,12 +94,11 @@ export function internalError(): HttpError {
 }
 
 /** The message of the 401 `auth_required` (SPEC.md Authentication 4). */
-export const AUTH_REQUIRED_MESSAGE =
-  'Sign in at /auth/login and replay the session cookie; sha-pinned bundles need a signed-in session.';
+export const AUTH_REQUIRED_MESSAGE = ERROR_BODY.authRequired().message;
 
 /** 401 `auth_required`: a sha-pinned endpoint without a live session (SPEC.md Errors). No WWW-Authenticate: the credential is a cookie. */
 export function authRequired(): HttpError {
-  return new HttpError(401, 'auth_required', AUTH_REQUIRED_MESSAGE, cache(CACHE.pinned));
+  return apiError(401, ERROR_BODY.authRequired(), CACHE.pinned);
 }
 
 /** 401 `invalid_credentials`: a sign-in with an unknown username or a wrong password (CLI.md "Signing in"). */

@@ -48,8 +48,12 @@ function escapeChar(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+const HAS_HTML_UNSAFE = /[<>&\u2028\u2029]/;
+
 function quote(text: string): string {
-  return JSON.stringify(text).replace(HTML_UNSAFE, escapeChar);
+  const quoted = JSON.stringify(text);
+  // Testing first is cheaper than a replace on the many strings with nothing to escape.
+  return HAS_HTML_UNSAFE.test(quoted) ? quoted.replace(HTML_UNSAFE, escapeChar) : quoted;
 }
 
 function write(value: unknown, out: Segment[]): void {
@@ -117,12 +121,70 @@ export function serializeSegments(value: unknown): Segment[] {
   return coalesce(out);
 }
 
-/** Serializes a plain value (no StoredArray) to the canonical JSON text. */
+/**
+ * Serializes a plain value (no StoredArray) to the canonical JSON text: the same bytes as
+ * joining `serializeSegments(value)`. Large documents (SBOMs, bundles) go through the engine's
+ * JSON.stringify with the keys sorted by a replacer, several times faster than building
+ * segments; values it cannot render alike (RawJson, or keys like `"12"` that JavaScript orders
+ * numerically whatever the insertion order) take the segment-free walk below.
+ */
 export function serialize(value: unknown): string {
-  const segments = serializeSegments(value);
-  if (segments.length === 1 && typeof segments[0] === 'string') return segments[0];
-  if (segments.length === 0) return '';
-  throw new TypeError('serialize() got a StoredArray; use serializeSegments()');
+  if (value === undefined) return 'null';
+  try {
+    return JSON.stringify(value, withSortedKeys).replace(HTML_UNSAFE, escapeChar);
+  } catch (error) {
+    if (error !== NOT_PLAIN) throw error;
+    return plain(value);
+  }
+}
+
+const NOT_PLAIN = new Error('not a plain value');
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+function withSortedKeys(_key: string, value: unknown): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw new TypeError(`cannot serialize a ${typeof value}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (value instanceof RawJson || value instanceof StoredArray || value instanceof StoredValue) throw NOT_PLAIN;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  const sorted: Record<string, unknown> = {};
+  for (const key of keys) {
+    // An integer-like key would be enumerated first whatever the order it was set in.
+    if (key.charCodeAt(0) <= 57 && ARRAY_INDEX.test(key)) throw NOT_PLAIN;
+    sorted[key] = record[key];
+  }
+  return sorted;
+}
+
+function plain(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      throw new TypeError(`cannot serialize a ${typeof value}`);
+  }
+  if (value instanceof RawJson) return value.text;
+  if (value instanceof StoredArray || value instanceof StoredValue) throw new TypeError('serialize() got a stored placeholder; use serializeSegments()');
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) text += (index > 0 ? ',' : '') + plain(value[index] === undefined ? null : value[index]);
+    return `${text}]`;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return plain((value as { toJSON: () => unknown }).toJSON());
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort();
+  let text = '{';
+  for (let index = 0; index < keys.length; index++) text += `${index > 0 ? ',' : ''}${quote(keys[index])}:${plain(record[keys[index]])}`;
+  return `${text}}`;
 }
 
 /** Serializes items the way a stored chunk holds them: each item serialized, joined by ",". */

@@ -4,21 +4,28 @@ import { composeRecentCommits } from '../../src/compose/commits.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths } from '../../src/store/layout.ts';
 import { CACHE } from '../../src/http/cache-control.ts';
-import { fillTemplate, surface } from '../../src/surfaces/registry.ts';
+import { fillTemplate, surface, type SurfaceId } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
-import { noCommitsFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
+import { noCommitsFailure, notPublishedYetFailure, unknownAdvisoryFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 /**
- * The public file of registry row `id` (with its parameters), as an Answer. A published release
- * never changes, so its files are kept in memory like the write-once objects.
+ * The public file of registry row `id` (with its parameters), as an Answer; null when the release
+ * has no such file. A published release never changes, so its files are kept in memory like the
+ * write-once objects.
  */
-async function publicFile(catalog: Catalog, release: Release, id: 'package' | 'recent-commits', params: Record<string, string> = {}): Promise<Answer> {
+async function releaseFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}): Promise<Answer | null> {
   const file = fillTemplate(surface(id).publicFile!, params);
   const path = join(paths.public(release.dir), file);
   const bytes = await catalog.writeOnceFile(path);
-  if (!bytes) throw new Error(`${path} is missing from the release`);
-  return { kind: 'bytes', bytes, identity: `release:${release.id}:${file}`, file: path };
+  return bytes && { kind: 'bytes', bytes, identity: `release:${release.id}:${file}`, file: path };
+}
+
+/** The public file of registry row `id`, which every release has. */
+async function publicFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}): Promise<Answer> {
+  const answer = await releaseFile(catalog, release, id, params);
+  if (!answer) throw new Error(`${fillTemplate(surface(id).publicFile!, params)} is missing from release ${release.id}`);
+  return answer;
 }
 
 /** `/api/pkgs/{name}.json`: `name` is already the canonical spelling of a package at the tip (params.ts). */
@@ -26,6 +33,12 @@ export async function packageRecord({ catalog, release, params }: ResolveRequest
   const current = await release();
   if (!current) throw new Error('a package name resolved without a release');
   return publicFile(catalog, current, 'package', { name: params.name });
+}
+
+/** `/api/pkgs/openapi.json`: the document the build prerendered; a failure before anything is published. */
+export async function openapiDocument({ catalog, release }: ResolveRequest): Promise<Answer | Failure> {
+  const current = await release();
+  return current ? publicFile(catalog, current, 'openapi') : noCommitsFailure;
 }
 
 const NO_COMMITS: Answer = { kind: 'bytes', bytes: Buffer.from('[]'), identity: 'no-commits', cacheControl: CACHE.noStore };
@@ -54,4 +67,42 @@ export async function latestBundle({ release }: ResolveRequest): Promise<Answer 
   const tip = (await release())?.info.tip;
   if (!tip) return noCommitsFailure;
   return { kind: 'redirect', status: 302, location: fillTemplate(surface('listing-bundle').path, { sha: tip.sha }), cacheControl: CACHE.alias };
+}
+
+/**
+ * A document of the release with no parameter but a package name (llms.txt, the sitemap, the
+ * feeds, `/pkgs/{name}.md`, the search, package and changes pages): `name` is already the
+ * canonical spelling of a package at the tip (params.ts), so `/pkgs/ZLIB.md` answers zlib's
+ * mirror and `/pkgs/ZLIB` its page, as `/api/pkgs/ZLIB.json` answers its record.
+ */
+export function releaseDocument(
+  id: 'advisory-feed' | 'changes-feed' | 'package-markdown' | 'llms-txt' | 'llms-full-txt' | 'sitemap' | 'search-page' | 'package-page' | 'changes-page',
+) {
+  return async ({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> => {
+    const current = await release();
+    if (!current?.info.tip) return noCommitsFailure;
+    if (!writtenBy(current, id)) return (await releaseFile(catalog, current, id, params)) ?? notPublishedYetFailure;
+    return publicFile(catalog, current, id, params);
+  };
+}
+
+/**
+ * `/advisories/{id}.md` and `/advisories/{id}`: the mirror or the page of an advisory active at
+ * the tip; ids are exact (case matters, as in the catalog's file names).
+ */
+export function advisoryDocument(id: 'advisory-markdown' | 'advisory-page') {
+  return async ({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> => {
+    const current = await release();
+    if (!current?.info.tip) return noCommitsFailure;
+    const answer = await releaseFile(catalog, current, id, { id: params.id });
+    return answer ?? (writtenBy(current, id) ? unknownAdvisoryFailure(params.id) : notPublishedYetFailure);
+  };
+}
+
+/**
+ * Whether `release` holds row `id`'s files of its own tip. The first of a commit's two releases
+ * holds the previous commit's documents (build/publish.ts): a file it lacks comes in a moment.
+ */
+function writtenBy(release: Release, id: SurfaceId): boolean {
+  return release.info.publicSurfaces?.includes(id) ?? true;
 }

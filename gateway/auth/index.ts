@@ -20,6 +20,7 @@ import { isFormPost, noContent, safeNext, seeOther, sendJson, wantsFormAnswer } 
 import { sendLoginPage } from './login-page.ts';
 import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts';
 import { UsersFile, verifyUser } from './users.ts';
+import { SESSION_COOKIE } from '../../src/http/session.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -30,7 +31,7 @@ declare module 'express-session' {
   }
 }
 
-export const SESSION_COOKIE = 'pkgcat.sid';
+export { SESSION_COOKIE };
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const BODY_LIMIT = '16kb';
 

@@ -10,3 +10,8 @@ export const CONTENT_TYPE = {
   atom: 'application/atom+xml; charset=utf-8',
   html: 'text/html; charset=utf-8',
 } as const;
+
+/** The media type of a Content-Type, without its parameters (`application/json; charset=utf-8` gives `application/json`). */
+export function mediaTypeOf(contentType: string): string {
+  return contentType.split(';')[0]!.trim();
+}

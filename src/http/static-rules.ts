@@ -15,7 +15,7 @@
  */
 import { CACHE } from './cache-control.ts';
 import { CONTENT_TYPE } from './content-types.ts';
-import { SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
+import { fillTemplate, SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
 
 /** One kind of file in `public/`: how a static host must serve it (derived from a registry row). */
 export interface StaticSurface {
@@ -27,8 +27,16 @@ export interface StaticSurface {
   readonly pattern: RegExp;
   /** nginx `location` arguments matching exactly those paths. */
   readonly nginxLocation: string;
-  /** `_headers` path pattern (`*` splat). Rows sharing one must have the same headers. */
-  readonly hostPath: string;
+  /**
+   * `_headers` path pattern (hostPathOf): the URL path with each parameter as a `:placeholder`
+   * (one segment, on Netlify and Cloudflare Pages alike), or, for a parameter with text around it in
+   * its segment, as a `*` splat keeping that text (`/pkgs/*.md`) when the splat matches no other
+   * row's files. Rows sharing one must have the same headers. Null for a page at a path with a
+   * parameter (`/pkgs/{name}`): a host rule for a path without an extension would match every
+   * other file of its folder (`/pkgs/:name` matches `/pkgs/zlib.md`), and hosts add up the headers
+   * of every rule that matches; the host's own headers serve it (text/html, from `.html`).
+   */
+  readonly hostPath: string | null;
   readonly contentType: string;
   readonly cacheControl: string;
   /** The gateway answers this path differently when the request has a query parameter of this name (recent commits' `limit`). */
@@ -55,24 +63,43 @@ const templateSource = (template: string) => `^${template.split(/\{\w+\}/).map(e
  */
 export const pageFileOf = (path: string) => `${path === '/' ? '/index' : path}.html`;
 
+/**
+ * The `_headers` pattern of `row`. A placeholder takes a whole segment, so `/pkgs/:name` would also
+ * match `/pkgs/advisories.xml` (and a page's `/pkgs/zlib`); a splat keeps the text around the
+ * parameter (`/pkgs/*.md`) but may cross segments, so `/api/pkgs/*.json` would also match
+ * `/api/pkgs/zlib/sbom.json`. The splat is taken when it matches no path of another row with a
+ * public file; else the placeholders.
+ */
+function hostPathOf(row: SurfaceRow, rows: readonly SurfaceRow[]): string {
+  const path = row.path;
+  const placeholders = path
+    .split('/')
+    .map((segment) => (segment.includes('{') ? `:${templateParams(segment)[0]}` : segment))
+    .join('/');
+  const parameters = templateParams(path);
+  // Cloudflare Pages takes one splat per rule; a segment that is only its parameter gains nothing from one.
+  if (parameters.length !== 1 || path.split('/').includes(`{${parameters[0]}}`)) return placeholders;
+  const splat = path.replace(/\{\w+\}/, '*');
+  const others = rows.filter((other) => other !== row).map((other) => fillTemplate(other.path, Object.fromEntries(templateParams(other.path).map((name) => [name, 'x']))));
+  return others.some((other) => hostPattern(splat).test(other)) ? placeholders : splat;
+}
+
 /** The static rules of one registry row whose public file is its URL path, or its page file. */
-function staticSurface(row: SurfaceRow): StaticSurface {
+function staticSurface(row: SurfaceRow, rows: readonly SurfaceRow[]): StaticSurface {
   const path = row.path;
   const file = `/${row.publicFile}`;
   const page = file !== path;
   if (page && file !== pageFileOf(path)) throw new Error(`static rules: ${row.id} is served from ${file}, neither its URL ${path} nor ${pageFileOf(path)}`);
   const fixed = templateParams(path).length === 0;
   const source = templateSource(path);
-  const firstParameter = path.indexOf('{');
-  const directory = path.slice(0, path.lastIndexOf('/', firstParameter < 0 ? path.length : firstParameter) + 1);
+  const hostPath = page && !fixed ? null : hostPathOf(row, rows);
   if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
   return {
     id: row.id,
     source: row.source,
     pattern: new RegExp(source),
     nginxLocation: fixed ? `= ${path}` : `~ ${source}`,
-    // A fixed page is named exactly: its directory's splat (`/*` for `/`) would cover every other file.
-    hostPath: page && fixed ? path : `${directory}*`,
+    hostPath,
     contentType: row.contentType,
     cacheControl: row.cacheControl,
     ...(row.query ? { queryParameter: row.query[0].name } : {}),
@@ -86,7 +113,8 @@ function staticSurface(row: SurfaceRow): StaticSurface {
  * rows that have a public file. tests/http/static-rules.test.ts fails when a file of a build
  * matches no row.
  */
-export const STATIC_SURFACES: readonly StaticSurface[] = SERVED.filter((row) => row.publicFile !== undefined).map(staticSurface);
+const PUBLIC_ROWS = SERVED.filter((row) => row.publicFile !== undefined);
+export const STATIC_SURFACES: readonly StaticSurface[] = PUBLIC_ROWS.map((row) => staticSurface(row, PUBLIC_ROWS));
 
 /** Headers every anonymous file carries besides its Content-Type and Cache-Control (gateway/app.ts, gateway/send.ts). */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
@@ -215,17 +243,28 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
   return lines.join('\n');
 }
 
-/** The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. */
+/**
+ * The `_headers` file (Netlify, Cloudflare Pages) for a site whose root is `public/`. Hosts combine
+ * the values of every rule that matches a path: one rule should match each file, or values would
+ * repeat (same headers) or mix (different ones). A fixed path that a placeholder or splat rule covers is
+ * left to that rule when their headers agree. When they differ (the OpenAPI document's
+ * Cache-Control under `/api/pkgs/:name`) no pattern can leave the fixed file out, so it gets its
+ * own rule after the placeholder's: Netlify takes a header from the later rule, Cloudflare Pages
+ * joins both values (docs/deployment.md).
+ */
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
-  for (const surface of STATIC_SURFACES) {
+  const covering = (path: string) => [...rules.keys()].find((rule) => hostPattern(rule).test(path));
+  const ruled = STATIC_SURFACES.filter((surface): surface is StaticSurface & { hostPath: string } => surface.hostPath !== null);
+  const placeholders = ruled.filter((surface) => /[:*]/.test(surface.hostPath));
+  for (const surface of [...placeholders, ...ruled.filter((surface) => !placeholders.includes(surface))]) {
     const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
-    const seen = rules.get(surface.hostPath);
-    // Hosts combine the values of every rule that matches a path: one rule per path, or they would repeat.
-    if (seen && JSON.stringify(seen) !== JSON.stringify(headers)) {
-      throw new Error(`_headers: ${surface.hostPath} would need two sets of headers`);
+    const rule = covering(surface.hostPath);
+    if (rule === undefined) rules.set(surface.hostPath, headers);
+    else if (JSON.stringify(rules.get(rule)) !== JSON.stringify(headers)) {
+      if (placeholders.includes(surface)) throw new Error(`_headers: ${surface.hostPath} would need two sets of headers (${rule} covers it)`);
+      rules.set(surface.hostPath, headers);
     }
-    rules.set(surface.hostPath, headers);
   }
   const lines = [
     '# Generated by `pkgcat build` (src/http/static-rules.ts) from the gateway\'s Cache-Control table',
@@ -237,6 +276,12 @@ export function renderHeadersFile(): string {
     for (const [name, value] of Object.entries(headers)) lines.push(`  ${name}: ${value}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The paths a `_headers` rule matches (`:placeholder`: one segment; `*`: anything, `/` included). */
+function hostPattern(rule: string): RegExp {
+  const segment = (text: string) => (text.startsWith(':') ? '[^/]+' : text.split('*').map(escapeRegExp).join('.*'));
+  return new RegExp(`^${rule.split('/').map(segment).join('/')}$`);
 }
 
 /** Headers the gateway sets on an X-Accel-Redirect answer that nginx does not carry over by itself (it keeps Content-Type and Cache-Control). */

@@ -4,19 +4,13 @@
  * helper (src/compose/diff.ts composeDiff; SPEC.md "Diff": "projected by the same helper as the
  * changes HTML page"). A catalog's first commit is shown as everything it added.
  */
+import type { CommitChanges } from '../compose/documents.ts';
 import type { CommitInfo, Severity } from '../compose/types.ts';
-import type { Diff, PackageCard } from '../schemas/wire.ts';
+import type { PackageCard } from '../schemas/wire.ts';
 import { fillTemplate, surface } from '../surfaces/registry.ts';
 import { advisoryHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
 import { capped, formatTime, plural, shortSha, type Capped } from './format.ts';
 import { packageRef, type PackageRef } from './package-page.ts';
-
-/** One recent commit and its diff against its parent (null parent: the catalog's first commit). */
-export interface CommitChange {
-  readonly commit: CommitInfo;
-  readonly parent: string | null;
-  readonly diff: Diff;
-}
 
 /** How many names of one kind a commit lists before "and N more" (the diff JSON has them all). */
 export const NAMES_PER_LIST = 40;
@@ -55,8 +49,10 @@ export interface ChangesPageView {
 
 export interface ChangesPageInput {
   readonly tip: CommitInfo;
-  /** Newest first. */
-  readonly changes: readonly CommitChange[];
+  /** The chain's newest commits, newest first (the same list as the changes feed's). */
+  readonly changes: readonly CommitChanges[];
+  /** The first-parent chain, newest first: a commit's parent is the one after it. */
+  readonly chain: readonly CommitInfo[];
   readonly cards: ReadonlyMap<string, PackageCard>;
   /** Advisory ids active at the tip (the ones that have a page). */
   readonly activeAdvisories: ReadonlySet<string>;
@@ -65,7 +61,7 @@ export interface ChangesPageInput {
 
 const cap = <T>(items: readonly T[]): Capped<T> => capped(items, NAMES_PER_LIST);
 
-function summaryOf(diff: Diff, first: boolean): string {
+function summaryOf(diff: CommitChanges['diff'], first: boolean): string {
   const parts: string[] = [];
   if (diff.added.length > 0) parts.push(`${plural(diff.added.length, 'package')} added`);
   if (diff.removed.length > 0) parts.push(`${plural(diff.removed.length, 'package')} removed`);
@@ -88,14 +84,17 @@ export function changesPageView(input: ChangesPageInput): ChangesPageView {
       siteUrl: input.siteUrl,
       alternates: [{ href: SITE_PATHS.changesFeed, type: 'application/atom+xml', title: 'Catalog changes (Atom)' }],
     }),
-    commits: input.changes.map(({ commit, parent, diff }) => ({
+    // The changes are the chain's newest commits, in its order: a commit's parent is the next one.
+    commits: input.changes.map(({ commit, diff, root }, index) => {
+      const parent = root ? null : (input.chain[index + 1]?.sha ?? null);
+      return {
       sha: commit.sha,
       short: shortSha(commit.sha),
       pushedAt: commit.pushedAt,
       time: formatTime(commit.pushedAt),
       message: commit.message,
-      first: parent === null,
-      summary: summaryOf(diff, parent === null),
+      first: root,
+      summary: summaryOf(diff, root),
       added: cap(diff.added.map((entry) => ({ ...ref(entry.name), version: entry.version }))),
       removed: cap(diff.removed.map((entry) => ({ ...ref(entry.name), version: entry.version }))),
       versionChanges: cap(diff.versionChanges.map((entry) => ({ ...ref(entry.name), from: entry.fromVersion, to: entry.toVersion, direction: entry.direction }))),
@@ -111,6 +110,7 @@ export function changesPageView(input: ChangesPageInput): ChangesPageView {
         })),
       ),
       diffHref: parent === null ? null : fillTemplate(surface('diff').path, { sha: commit.sha, base: parent }),
-    })),
+      };
+    }),
   };
 }

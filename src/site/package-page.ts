@@ -6,8 +6,8 @@
  * scorecard, its version history, its badge and its other forms.
  */
 import { nameKey } from '../grammar.ts';
-import type { CommitInfo, Severity } from '../compose/types.ts';
-import type { PackageCard, PackageEnvelope, PackageRecord, SlimAdvisory, TransitiveAdvisory, VersionHistory } from '../schemas/wire.ts';
+import type { CommitInfo, Severity, VersionEvent } from '../compose/types.ts';
+import type { PackageCard, PackageEnvelope, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
 import { fillTemplate, packageLinks, surface } from '../surfaces/registry.ts';
 import { advisoryHref, packagePageHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
 import { bySeverity, capped, formatCount, formatDate, formatTime, linkableUrl, plural, shortSha, type Capped } from './format.ts';
@@ -106,7 +106,8 @@ export interface PackagePageInput {
   readonly envelope: string;
   /** Transitive entries starting at this package (composer's rollup). */
   readonly transitive: readonly TransitiveAdvisory[];
-  readonly versions: VersionHistory['versions'];
+  /** Every version it shipped, oldest first (the page lists them newest first, as versions.json does). */
+  readonly history: readonly VersionEvent[];
   /** The listing bundle's cards by name key: what is present at the tip. */
   readonly cards: ReadonlyMap<string, PackageCard>;
   /** Active advisories at the tip by id (severity and summary for the transitive rows). */
@@ -232,7 +233,7 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
       })
       .sort(bySeverity),
     scorecard: record.scorecard ? scorecardView(record.scorecard) : null,
-    versions: input.versions.map((event, index) => ({
+    versions: [...input.history].reverse().map((event, index) => ({
       version: event.version,
       sha: event.sha,
       short: shortSha(event.sha),

@@ -4,15 +4,16 @@
  * page says is decided (and tested) here. Pure: no I/O, no clock.
  */
 import { nameKey } from '../grammar.ts';
-import type { CommitInfo } from '../compose/types.ts';
-import type { ListingBundle, PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory, VersionHistory } from '../schemas/wire.ts';
+import type { CommitChanges } from '../compose/documents.ts';
+import type { CommitInfo, VersionEvent } from '../compose/types.ts';
+import type { ListingBundle, PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
 import { advisoryPageViews, type AdvisoryPageView } from './advisory-page.ts';
-import { changesPageView, type ChangesPageView, type CommitChange } from './changes-page.ts';
+import { changesPageView, type ChangesPageView } from './changes-page.ts';
 import { packagePageView, type PackagePageView } from './package-page.ts';
 import { searchPageView, type SearchPageView } from './search-page.ts';
 
 export type PageView = SearchPageView | PackagePageView | AdvisoryPageView | ChangesPageView;
-export type { AdvisoryPageView, ChangesPageView, CommitChange, PackagePageView, SearchPageView };
+export type { AdvisoryPageView, ChangesPageView, CommitChanges, PackagePageView, SearchPageView };
 
 /** What the pages of one release are made from (build/writers.ts gathers it). */
 export interface SiteInput {
@@ -28,10 +29,10 @@ export interface SiteInput {
   readonly record: (key: string) => PackageRecord;
   /** Transitive entries at the tip, by the name key of the package they start at. */
   readonly transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>;
-  /** Version histories at the tip, by name key. */
-  readonly versions: ReadonlyMap<string, VersionHistory['versions']>;
-  /** Recent commits and their diffs, newest first. */
-  readonly changes: readonly CommitChange[];
+  /** Every version each package shipped up to the tip, oldest first, by name key. */
+  readonly history: ReadonlyMap<string, readonly VersionEvent[]>;
+  /** What each of the newest commits changed (composeDiff against its parent), newest first. */
+  readonly changes: readonly CommitChanges[];
 }
 
 /** Lookups every page kind shares, made once per release. */
@@ -63,7 +64,7 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
     yield packagePageView({
       envelope: input.envelope(key),
       transitive: input.transitive.get(key) ?? [],
-      versions: input.versions.get(key) ?? [],
+      history: input.history.get(key) ?? [],
       cards: context.cards,
       advisories: context.advisories,
       commits: context.commits,
@@ -90,6 +91,7 @@ export function changesPage(context: SiteContext): ChangesPageView {
   return changesPageView({
     tip: input.tip,
     changes: input.changes,
+    chain: input.chain,
     cards: context.cards,
     activeAdvisories: new Set(context.advisories.keys()),
     siteUrl: input.siteUrl,

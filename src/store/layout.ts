@@ -15,6 +15,8 @@
  *   <out>/build/                         the build's private state (checkpoints, temp files)
  *   <out>/cache/bodies/                  the gateway's X-Accel-Redirect mode: bodies that are no one
  *                                        file (bundles, compressed copies), written once on first request
+ *   <out>/cache/sboms/<sha>/<key>.<format>.json
+ *                                        sha-pinned SBOMs, composed on first request, write-once
  */
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
@@ -125,6 +127,11 @@ export interface ReleaseInfo {
   commitCount: number;
   /** The public address of the site the release was built for (absolute URLs in sitemaps, feeds, SBOM namespaces). */
   siteUrl: string;
+  /**
+   * The registry rows whose files `public/` holds (src/surfaces/registry.ts PUBLIC_SURFACE_IDS):
+   * a pkgcat that publishes more surfaces republishes an unchanged tip. Absent in older releases.
+   */
+  publicSurfaces?: string[];
 }
 
 export const paths = {
@@ -155,6 +162,8 @@ export const paths = {
     nginx: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous.conf'),
     nginxGateway: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous-gateway.conf'),
   },
+  /** A sha-pinned SBOM, composed by the gateway on its first request and kept (write-once). */
+  sbom: (out: string, sha: string, key: string, format: string) => join(out, 'cache', 'sboms', sha, `${key}.${format}.json`),
   /** Bodies the gateway's X-Accel-Redirect mode writes once (gateway/accel.ts). */
   bodyCache: (out: string) => join(out, 'cache', 'bodies'),
 } as const;

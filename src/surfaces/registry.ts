@@ -3,7 +3,8 @@
  * to come. Data only. Everything that knows a URL reads it from here: the gateway's routes
  * (gateway/routes.ts), the files a release holds (build/publish.ts), the header rules for static
  * hosts (src/http/static-rules.ts), the links inside a package record (packageLinks), the build's
- * self-validation (build/validate.ts), and, as they arrive, the OpenAPI document and the sitemap.
+ * self-validation (build/validate.ts), the links of the documents and the sitemap (src/compose/documents.ts
+ * siteLink), and, as it arrives, the OpenAPI document.
  *
  * Rows are matched in order, so a fixed path comes before the `{name}` pattern it would
  * otherwise lose to (a package named like a fixed route is reported by the build; the fixed
@@ -144,7 +145,7 @@ export const SURFACES = [
     cacheControl: CACHE.openapi,
     publicFile: 'api/pkgs/openapi.json',
     openapi: true,
-    served: false,
+    served: true,
     source: 'SPEC.md Endpoints: GET /api/pkgs/openapi.json',
   },
   {
@@ -166,7 +167,6 @@ export const SURFACES = [
   pinned('pinned-sbom', '/api/pkgs/bundle/{sha}/{name}/sbom.json', undefined, 'SPEC.md Endpoints: GET .../{name}/sbom.json', {
     contentType: CONTENT_TYPE.cyclonedx,
     query: [FORMAT],
-    served: false,
   }),
   pinned('diff', '/api/pkgs/bundle/{sha}/diff/{base}.json', 'Diff', 'SPEC.md Endpoints: GET /api/pkgs/bundle/{sha}/diff/{base}.json'),
   // Floats-latest by name, after every fixed path.
@@ -178,8 +178,10 @@ export const SURFACES = [
     contentType: CONTENT_TYPE.cyclonedx,
     cacheControl: CACHE.floating,
     query: [FORMAT],
+    // The default format; SPDX is composed by the gateway on request (gateway/answers/sbom.ts).
+    publicFile: 'api/pkgs/{name}/sbom.json',
     openapi: true,
-    served: false,
+    served: true,
     source: 'SPEC.md Endpoints: GET /api/pkgs/{name}/sbom.json',
   },
   {
@@ -208,16 +210,16 @@ export const SURFACES = [
     source: 'SPEC.md Endpoints: GET /api/pkgs/{name}.json',
   },
   // Documents for people, agents and crawlers (SPEC.md "Other read-only surfaces"; pages, changes and advisory pages beyond it).
-  document('advisory-feed', '/pkgs/advisories.xml', CONTENT_TYPE.atom, CACHE.feed, 'pkgs/advisories.xml', 'SPEC.md Other read-only surfaces: /pkgs/advisories.xml'),
-  document('changes-feed', '/pkgs/changes.xml', CONTENT_TYPE.atom, CACHE.feed, 'pkgs/changes.xml', 'beyond SPEC.md: an Atom feed of recent changes'),
-  document('package-markdown', '/pkgs/{name}.md', CONTENT_TYPE.markdown, CACHE.pages, 'pkgs/{name}.md', 'SPEC.md Other read-only surfaces: /pkgs/{name}.md'),
+  { ...document('advisory-feed', '/pkgs/advisories.xml', CONTENT_TYPE.atom, CACHE.feed, 'pkgs/advisories.xml', 'SPEC.md Other read-only surfaces: /pkgs/advisories.xml'), served: true },
+  { ...document('changes-feed', '/pkgs/changes.xml', CONTENT_TYPE.atom, CACHE.feed, 'pkgs/changes.xml', 'beyond SPEC.md: an Atom feed of recent changes'), served: true },
+  { ...document('package-markdown', '/pkgs/{name}.md', CONTENT_TYPE.markdown, CACHE.pages, 'pkgs/{name}.md', 'SPEC.md Other read-only surfaces: /pkgs/{name}.md'), served: true },
   { ...document('package-page', '/pkgs/{name}', CONTENT_TYPE.html, CACHE.pages, 'pkgs/{name}.html', 'SPEC.md: the package detail page (the record\'s `page` link)'), served: true },
-  document('advisory-markdown', '/advisories/{id}.md', CONTENT_TYPE.markdown, CACHE.pages, 'advisories/{id}.md', 'beyond SPEC.md: an advisory\'s markdown mirror'),
+  { ...document('advisory-markdown', '/advisories/{id}.md', CONTENT_TYPE.markdown, CACHE.pages, 'advisories/{id}.md', 'beyond SPEC.md: an advisory\'s markdown mirror'), served: true },
   { ...document('advisory-page', '/advisories/{id}', CONTENT_TYPE.html, CACHE.pages, 'advisories/{id}.html', 'beyond SPEC.md: a page per active advisory'), served: true },
   { ...document('changes-page', '/changes', CONTENT_TYPE.html, CACHE.pages, 'changes.html', 'SPEC.md: the changes page (diff rule: same helper)'), served: true },
-  document('llms-txt', '/llms.txt', CONTENT_TYPE.text, CACHE.pages, 'llms.txt', 'SPEC.md Other read-only surfaces: /llms.txt'),
-  document('llms-full-txt', '/llms-full.txt', CONTENT_TYPE.text, CACHE.pages, 'llms-full.txt', 'beyond SPEC.md: every markdown mirror in one file'),
-  document('sitemap', '/sitemap.xml', CONTENT_TYPE.xml, CACHE.pages, 'sitemap.xml', 'SPEC.md Other read-only surfaces: /sitemap.xml'),
+  { ...document('llms-txt', '/llms.txt', CONTENT_TYPE.text, CACHE.pages, 'llms.txt', 'SPEC.md Other read-only surfaces: /llms.txt'), served: true },
+  { ...document('llms-full-txt', '/llms-full.txt', CONTENT_TYPE.text, CACHE.pages, 'llms-full.txt', 'beyond SPEC.md: every markdown mirror in one file'), served: true },
+  { ...document('sitemap', '/sitemap.xml', CONTENT_TYPE.xml, CACHE.pages, 'sitemap.xml', 'SPEC.md Other read-only surfaces: /sitemap.xml'), served: true },
   { ...document('search-page', '/', CONTENT_TYPE.html, CACHE.pages, 'index.html', 'SPEC.md: the search page (inline listing bundle)'), served: true },
   {
     id: 'tool-server',
@@ -242,6 +244,9 @@ export function surface(id: SurfaceId): SurfaceRow {
 /** The rows this version serves. */
 export const SERVED: readonly SurfaceRow[] = SURFACES.filter((row) => row.served);
 
+/** The rows whose files a release's public/ holds, in registry order. */
+export const PUBLIC_SURFACE_IDS: readonly string[] = SERVED.filter((row) => row.publicFile !== undefined).map((row) => row.id);
+
 /** `template` (a path or publicFile) with its `{param}`s filled in, percent-encoding each value. */
 export function fillTemplate(template: string, params: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_match, key: string) => {
@@ -254,6 +259,21 @@ export function fillTemplate(template: string, params: Readonly<Record<string, s
 /** The parameter names of a template, in order. */
 export function templateParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+}
+
+/** Each served row with a public file, and the pattern of its files (template parameters as groups). */
+const PUBLIC_FILE_PATTERNS = SERVED.filter((row) => row.publicFile !== undefined).map((row) => {
+  const pattern = row.publicFile!.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return { row, names: templateParams(row.publicFile!), pattern: new RegExp(`^${pattern.join('([^/]+)')}$`) };
+});
+
+/** The served row whose public file is `file` (a path of a release's public/), with its template parameters; null for none. */
+export function publicFileOwner(file: string): { row: SurfaceRow; params: Record<string, string> } | null {
+  for (const { row, names, pattern } of PUBLIC_FILE_PATTERNS) {
+    const match = pattern.exec(file);
+    if (match) return { row, params: Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1])])) };
+  }
+  return null;
 }
 
 /** Where a package's other surfaces live, relative to the site root (the record's `links`). */

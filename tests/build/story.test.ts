@@ -1,7 +1,8 @@
 /** What the build makes of the fixture story, commit by commit (CATALOG-FORMAT.md, DECISIONS.md). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
-import { readStateRoot } from '../../src/store/layout.ts';
+import { readFile, writeFile } from 'node:fs/promises';
+import { paths, readStateRoot } from '../../src/store/layout.ts';
 import { build, manifest, depsOf, pinnedBodies, pinnedJson, publicFiles, releaseFile, temporaryDirectory, versionsOf } from '../helpers/catalog.ts';
 import { STORY } from './story.ts';
 
@@ -169,7 +170,8 @@ describe('floats-latest files of the tip', () => {
 
   it('never lets a package overwrite a fixed route\'s file (DECISIONS.md 4)', async () => {
     const files = await publicFiles(out);
-    expect(files.has('api/pkgs/openapi.json')).toBe(false);
+    // The story has a package named `openapi`: the file is the OpenAPI document, not its record.
+    expect(JSON.parse(files.get('api/pkgs/openapi.json')!)).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./), paths: expect.any(Object) });
     const shadowRepo = `${await temporaryDirectory()}/shadow`;
     const shadowOut = `${await temporaryDirectory()}/out`;
     await createCatalogRepo(shadowRepo, [
@@ -183,5 +185,17 @@ describe('floats-latest files of the tip', () => {
 
   it('does no composing work when main has not moved', async () => {
     expect(await build(repo, out)).toMatchObject({ composed: 0, releaseId: null, commits: 8 });
+  });
+
+  it('republishes an unchanged tip, without composing, when the release lacks a surface this version publishes', async () => {
+    // A release written by an older pkgcat: its release.json lists fewer public surfaces.
+    const file = paths.releaseInfo(paths.current(out));
+    const info = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...info, publicSurfaces: ['recent-commits', 'package'] }));
+    const result = await build(repo, out);
+    expect(result).toMatchObject({ composed: 0, commits: 8 });
+    expect(result.releaseId).not.toBeNull();
+    expect([...(await publicFiles(out)).keys()].filter((path) => path.endsWith('/sbom.json')).length).toBeGreaterThan(0);
+    expect(await build(repo, out)).toMatchObject({ composed: 0, releaseId: null });
   });
 });

@@ -25,6 +25,8 @@ describe('validateRelease', () => {
     await writeFile(`${paths.public(damaged)}/api/pkgs/openssl.json`, JSON.stringify({ ...openssl, commitSha: shas[0] }));
     await writeFile(`${paths.public(damaged)}/api/pkgs/ZLIB.json`, JSON.stringify({ ...openssl, package: { ...openssl.package, internalNote: 'x' } }));
     await writeFile(`${paths.public(damaged)}/api/pkgs/notes.txt`, 'not a surface');
+    await rm(`${paths.public(damaged)}/pkgs/curl.md`);
+    await rm(`${paths.public(damaged)}/llms.txt`);
     await rm(paths.state(out, shas[2]));
     const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BuildValidationError);
@@ -34,7 +36,30 @@ describe('validateRelease', () => {
       'public/api/pkgs/notes.txt is no surface\'s file',
       'public/api/pkgs/openssl.json is not openssl at the tip',
       'public/api/pkgs/zlib.json does not match the PackageEnvelope schema: schemaVersion: Invalid input: expected 1; commitSha: Invalid string: must match pattern /^[0-9a-f]{40}$/; pushedAt: Invalid input: expected string, received undefined; package: Invalid input: expected object, received undefined',
+      'public/llms.txt is missing',
+      'the markdown mirror of curl is missing from public/',
       'the record of curl is missing from public/',
+    ]);
+  });
+
+  it('names the problems of a damaged OpenAPI document: its version, its path set, an example off its schema', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(repo, STORY);
+    await build(repo, out);
+    const damaged = `${await temporaryDirectory()}/release`;
+    await cp(paths.release(out, (await currentReleaseId(out))!), damaged, { recursive: true });
+    const file = `${paths.public(damaged)}/api/pkgs/openapi.json`;
+    const document = JSON.parse(await readFile(file, 'utf8'));
+    document.info.version = '2.0.0';
+    delete document.paths['/api/pkgs/recent-commits.json'];
+    document.paths['/api/pkgs/{name}.json'].get.responses['200'].content['application/json'].example.package.internalNote = 'x';
+    await writeFile(file, JSON.stringify(document));
+    const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
+    expect((error as BuildValidationError).problems).toEqual([
+      'the OpenAPI document is not version 3.1.0 of API 1.0.0',
+      expect.stringMatching(/^the OpenAPI document's paths are not the registry's JSON API routes: /),
+      'the OpenAPI example of 200 on /api/pkgs/{name}.json does not match the PackageEnvelope schema: package: Unrecognized key: "internalNote"',
     ]);
   });
 });

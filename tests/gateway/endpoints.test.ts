@@ -210,9 +210,10 @@ describe('Endpoints: byte-identical bodies', () => {
   it('Endpoints: GET .../diff/{base}.json against the parent is the diff the build wrote', async () => {
     const reply = await signedIn(`/api/pkgs/bundle/${s.tip}/diff/${s.parent}.json`);
     expect(reply.body.equals(await expected.diffFile(fx.out, s.tip, s.parent))).toBe(true);
-    const diff = reply.json<{ sha: string; base: string; versionChanges: { name: string }[] }>();
+    const diff = reply.json<{ sha: string; base: string; versionChanges: { name: string }[]; advisoryChanges: { name: string; added: string[] }[] }>();
     expect([diff.sha, diff.base]).toEqual([s.tip, s.parent]);
-    expect(diff.versionChanges.map((change) => change.name)).toEqual(['curl']);
+    expect(diff.versionChanges).toEqual([]);
+    expect(diff.advisoryChanges.map((change) => [change.name, change.added])).toEqual([['openssl', ['PKGCAT-TEST-0002']]]);
   });
 });
 
@@ -339,7 +340,7 @@ describe('SPEC.md Limits: recent commits `limit`', () => {
     expect(reply.body.toString()).toBe(serialize(composeRecentCommits(chain, count)));
     const commits = reply.json<CommitInfo[]>();
     expect(commits).toHaveLength(count);
-    expect(commits[0]).toEqual({ sha: s.tip, message: 'Upgrade curl to 8.1.0', pushedAt: expect.any(String) });
+    expect(commits[0]).toEqual({ sha: s.tip, message: 'Publish PKGCAT-TEST-0002 for openssl', pushedAt: expect.any(String) });
   });
 });
 

@@ -12,9 +12,10 @@
  *   c45  an empty commit whose message carries COLLISION_NONCE, found by find-sha-collision.ts so
  *        that its sha shares its first 7 hex characters with an earlier commit: an ambiguous
  *        prefix over real HTTP
- *   c46..c51  SQLite 3.45.1 .. 3.45.6       c52  advisory PKGCAT-TEST-0002 on openssl 3.0.0 (active at the tip)
- *   c53  plugin-01 .. plugin-30 (depend on curl, so they reach openssl's advisory)
- *   c54  curl 8.1.0, a long description (the tip): 55 commits, more than 50
+ *   c46..c51  SQLite 3.45.1 .. 3.45.6       c52  plugin-01 .. plugin-30 (depend on curl)
+ *   c53  curl 8.1.0, a long description
+ *   c54  advisory PKGCAT-TEST-0002 on openssl 3.0.0, active at the tip (the tip): curl and the 30
+ *        plugins reach it (plugin-01 -> curl -> openssl); 55 commits, more than 50
  *
  * Changing anything up to c45 changes the shas: run `npx node tests/gateway/find-sha-collision.ts`
  * and paste its nonce (the fixture test says so when the collision is gone).
@@ -57,16 +58,20 @@ const ADVISORY = {
   database_specific: { severity: 'HIGH' },
 };
 
-/** Active at the tip: curl reaches it through openssl, and every plugin through curl (the pages' blast radius). */
-export const TIP_ADVISORY = {
+/**
+ * Active at the tip: an advisory's surfaces (its page, its mirror, the feed) have one to show;
+ * curl reaches it through openssl, and every plugin through curl (the blast radius). Its summary
+ * carries markup characters, which every page must escape.
+ */
+const ACTIVE_ADVISORY = {
   id: 'PKGCAT-TEST-0002',
-  modified: '2026-01-03T00:00:00Z',
-  published: '2026-01-03T00:00:00Z',
+  modified: '2026-01-03T06:00:00Z',
+  published: '2026-01-03T06:00:00Z',
   summary: 'Certificate check skipped <on renegotiation> (fixture)',
   details: 'A fixture advisory that stays active at the tip.\nIts summary carries markup characters, which every page must escape.',
   affected: [{ package: { name: 'openssl' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '3.0.1' }] }] }],
-  references: [{ type: 'ADVISORY', url: 'https://example.invalid/PKGCAT-TEST-0002' }, { type: 'WEB', url: 'javascript:alert(1)' }],
-  database_specific: { severity: 'MODERATE' },
+  references: [{ type: 'ADVISORY', url: 'https://example.invalid/PKGCAT-TEST-0002' }],
+  database_specific: { severity: 'MEDIUM' },
 };
 
 const TICKER_BUMPS = 40;
@@ -118,17 +123,17 @@ export const TAIL_COMMITS: CatalogCommit[] = [
     time: hour(6 + TICKER_BUMPS + index),
     files: pkg('SQLite', `3.45.${index + 1}`, { categories: ['database'] }),
   })),
-  { message: 'Publish PKGCAT-TEST-0002 for openssl\n', time: hour(12 + TICKER_BUMPS), files: { 'advisories/PKGCAT-TEST-0002.json': TIP_ADVISORY } },
   {
     message: 'Import the plugin packages\n',
-    time: hour(13 + TICKER_BUMPS),
+    time: hour(12 + TICKER_BUMPS),
     files: Object.assign({}, ...Array.from({ length: 30 }, (_, index) => pkg(`plugin-${String(index + 1).padStart(2, '0')}`, '0.1.0', { dependencies: { runtime: ['curl'] } }))),
   },
   {
     message: 'Upgrade curl to 8.1.0\n',
-    time: hour(14 + TICKER_BUMPS),
+    time: hour(13 + TICKER_BUMPS),
     files: pkg('curl', '8.1.0', { categories: ['http'], description: CURL_DESCRIPTION, dependencies: { build: ['cmake'], runtime: ['openssl', 'zlib'] } }),
   },
+  { message: 'Publish PKGCAT-TEST-0002 for openssl\n', time: hour(14 + TICKER_BUMPS), files: { 'advisories/PKGCAT-TEST-0002.json': ACTIVE_ADVISORY } },
 ];
 
 export const FIXTURE_COMMITS: CatalogCommit[] = [...BASE_COMMITS, collisionCommit(COLLISION_NONCE), ...TAIL_COMMITS];

@@ -104,16 +104,10 @@ describe.skipIf(binary === null)('through nginx', () => {
 
   describe('the anonymous directory with the generated rules', () => {
     it.each([
-      '/api/pkgs/curl.json',
-      '/api/pkgs/SQLite.json',
-      '/api/pkgs/llama.cpp.json',
-      '/api/pkgs/recent-commits.json',
+      '/api/pkgs/curl.json', '/api/pkgs/SQLite.json', '/api/pkgs/llama.cpp.json', '/api/pkgs/recent-commits.json',
+      '/pkgs/llama.cpp.md', '/pkgs/curl.md', '/advisories/PKGCAT-TEST-0002.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/pkgs/advisories.xml', '/pkgs/changes.xml',
       // The pages: each path served from its `.html` file.
-      '/',
-      '/pkgs/curl',
-      '/pkgs/llama.cpp',
-      '/changes',
-      '/advisories/PKGCAT-TEST-0002',
+      '/', '/pkgs/curl', '/pkgs/llama.cpp', '/changes', '/advisories/PKGCAT-TEST-0002',
     ])('%s: the gateway\'s headers and bytes', async (path) => {
       const direct = await rawGet(gateway.url, path, { 'accept-encoding': 'identity' });
       expect(direct.status).toBe(200);
@@ -148,7 +142,7 @@ describe.skipIf(binary === null)('through nginx', () => {
     });
 
     it('with the gateway: another spelling, an unknown name and ?limit= are the gateway\'s answers', async () => {
-      for (const path of ['/api/pkgs/sqlite.json', '/api/pkgs/no-such-package.json', '/api/pkgs/recent-commits.json?limit=3']) {
+      for (const path of ['/api/pkgs/sqlite.json', '/api/pkgs/no-such-package.json', '/api/pkgs/recent-commits.json?limit=3', '/pkgs/sqlite.md', '/advisories/PKGCAT-TEST-0001.md']) {
         expectSame(await rawGet(at(ports.withGateway), path, { 'accept-encoding': 'identity' }), await rawGet(gateway.url, path, { 'accept-encoding': 'identity' }));
       }
     });

@@ -33,6 +33,8 @@ export const CACHE_CONTROL = {
   negative: 'public, max-age=0, s-maxage=30',
   /** DECISIONS.md 8: markdown mirrors, `llms.txt`, `sitemap.xml`, HTML pages. */
   pages: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
+  /** SPEC.md "Cache-Control per surface": `/pkgs/advisories.xml` (and the changes feed, beyond SPEC.md, the same). */
+  feed: 'public, max-age=60, s-maxage=3600, stale-while-revalidate=86400',
   /**
    * The gateway's decision where SPEC.md is silent (docs/decisions.md "Errors"): unknown paths, 405, 500,
    * a path that is not UTF-8; and every answer of the sign-in routes (CLI.md "Signing in"). Never stored.
@@ -49,9 +51,47 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** The HTML pages (the search, detail, changes and advisory pages): HTML, naming its charset like every text type. */
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
+/** SPEC.md "SBOM documents": the media types, with the charset every JSON body of ours carries. */
+export const CYCLONEDX_CONTENT_TYPE = 'application/vnd.cyclonedx+json; charset=utf-8';
+export const SPDX_CONTENT_TYPE = 'application/spdx+json; charset=utf-8';
+
+/**
+ * The documents of SPEC.md "Other read-only surfaces" (and the ones beyond it): the media type of
+ * each format (`text/markdown`, RFC 7763; the llms.txt format is plain text; a sitemap is XML;
+ * SPEC.md: the advisory feed is Atom 1.0, RFC 4287's `application/atom+xml`), each with its charset.
+ */
+export const DOCUMENT_CONTENT_TYPE = {
+  markdown: 'text/markdown; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+} as const;
+
 /**
  * SPEC.md "Common rule" and "Versioning" 1: every JSON payload carries `schemaVersion`. Its current
  * value ("not shown" in SPEC.md) is the project's first: 1. A change to it is a breaking change,
  * and must fail these tests.
  */
 export const SCHEMA_VERSION = 1;
+
+/**
+ * SPEC.md "JSON endpoints": the twelve routes of the table, which are the OpenAPI document's path
+ * set (Endpoints rule 4), and of them the six sha-pinned ones that need a session (Authentication 1).
+ */
+export const JSON_API_ROUTES = [
+  '/api/pkgs/{name}.json',
+  '/api/pkgs/{name}/sbom.json',
+  '/api/pkgs/{name}/badge.svg',
+  '/api/pkgs/recent-commits.json',
+  '/api/pkgs/bundle/latest.json',
+  '/api/pkgs/bundle/{sha}.json',
+  '/api/pkgs/bundle/{sha}/full.json',
+  '/api/pkgs/bundle/{sha}/diff/{base}.json',
+  '/api/pkgs/bundle/{sha}/{name}/deps.json',
+  '/api/pkgs/bundle/{sha}/{name}/versions.json',
+  '/api/pkgs/bundle/{sha}/{name}/sbom.json',
+  '/api/pkgs/openapi.json',
+] as const;
+
+export const SHA_PINNED_ROUTES = JSON_API_ROUTES.filter((route) => route.startsWith('/api/pkgs/bundle/{sha}'));
+

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf, staticSurfaceOfFile } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, HTML_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, HTML_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -40,6 +40,20 @@ function parseHeadersFile(text: string): Map<string, Record<string, string>> {
   return rules;
 }
 
+/** What each kind of public file must be served with: SPEC.md's values (DECISIONS.md 8 where it is silent). */
+const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][] = [
+  [/^\/api\/pkgs\/openapi\.json$/, { cacheControl: CACHE_CONTROL.openapi, contentType: JSON_CONTENT_TYPE }],
+  [/^\/api\/pkgs\/[^/]+\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: JSON_CONTENT_TYPE }],
+  // SPEC.md: an SBOM's Content-Type follows its format; the file is the default, CycloneDX.
+  [/^\/api\/pkgs\/[^/]+\/sbom\.json$/, { cacheControl: CACHE_CONTROL.floating, contentType: CYCLONEDX_CONTENT_TYPE }],
+  [/^\/pkgs\/(advisories|changes)\.xml$/, { cacheControl: CACHE_CONTROL.feed, contentType: DOCUMENT_CONTENT_TYPE.atom }],
+  [/^\/(pkgs|advisories)\/[^/]+\.md$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.markdown }],
+  [/^\/llms(-full)?\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
+  [/^\/sitemap\.xml$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.xml }],
+  // DECISIONS.md 8: the HTML pages.
+  [/\.html$/, { cacheControl: CACHE_CONTROL.pages, contentType: HTML_CONTENT_TYPE }],
+];
+
 describe('static host rules', () => {
   it('cover every file the build writes into public/ with the gateway\'s Cache-Control and Content-Type', async () => {
     const root = paths.public(release);
@@ -51,9 +65,12 @@ describe('static host rules', () => {
       if (file === '/_headers') continue;
       const surface = staticSurfaceOfFile(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
-      const page = file.endsWith('.html');
-      expect(surface!.cacheControl).toBe(page ? CACHE_CONTROL.pages : CACHE_CONTROL.floating);
-      expect(surface!.contentType).toBe(page ? HTML_CONTENT_TYPE : JSON_CONTENT_TYPE);
+      const want = HEADERS_BY_FILE.find(([pattern]) => pattern.test(file));
+      expect(want, `${file} is a known kind of file`).toBeDefined();
+      expect({ cacheControl: surface!.cacheControl, contentType: surface!.contentType }, file).toEqual(want![1]);
+    }
+    for (const file of ['/api/pkgs/curl/sbom.json', '/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+      expect(files, `the build wrote ${file}`).toContain(file);
     }
     // A page answers at its path without an extension, like its record's `page` link.
     expect(staticSurfaceOf('/pkgs/llama.cpp')!.id).toBe('package-page');
@@ -94,18 +111,36 @@ describe('static host rules', () => {
     expect(withGateway).not.toContain('@pkgcat_not_found');
   });
 
-  it('_headers: one rule per path, so a host does not repeat values', () => {
+  it('_headers: one rule per kind of file, none matching another\'s files but a fixed file of other headers after the rule covering it', () => {
     const rules = parseHeadersFile(renderHeadersFile());
-    // A fixed page is named exactly: `/*` would give every file the search page's headers.
-    expect([...rules.keys()].sort()).toEqual(['/', '/advisories/*', '/api/pkgs/*', '/changes', '/pkgs/*']);
-    expect(rules.get('/api/pkgs/*')).toEqual({
-      'Cache-Control': CACHE_CONTROL.floating,
-      'Content-Type': JSON_CONTENT_TYPE,
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept-Encoding',
+    const common = { 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
+    const rule = (cacheControl: string, contentType: string) => ({ 'Cache-Control': cacheControl, 'Content-Type': contentType, ...common });
+    expect(Object.fromEntries(rules)).toEqual({
+      // `:placeholder` is one path segment on Netlify and Cloudflare Pages: /api/pkgs/:name covers
+      // zlib.json and recent-commits.json (same headers, so the latter gets no rule of its own), not zlib/sbom.json;
+      // and openapi.json, whose Cache-Control differs: it has a rule of its own, after.
+      '/api/pkgs/:name/sbom.json': rule(CACHE_CONTROL.floating, CYCLONEDX_CONTENT_TYPE),
+      '/api/pkgs/:name': rule(CACHE_CONTROL.floating, JSON_CONTENT_TYPE),
+      '/api/pkgs/openapi.json': rule(CACHE_CONTROL.openapi, JSON_CONTENT_TYPE),
+      // A splat keeps the segment's text: /pkgs/:name would also match /pkgs/advisories.xml.
+      '/pkgs/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/advisories/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/pkgs/advisories.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      '/pkgs/changes.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
+      '/llms.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
+      '/llms-full.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
+      '/sitemap.xml': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.xml),
+      // The fixed pages, named exactly; a page at a path with a parameter (/pkgs/curl) has no rule,
+      // as no pattern can tell it from the other files of its folder: the host's own headers serve it.
+      '/changes': rule(CACHE_CONTROL.pages, HTML_CONTENT_TYPE),
+      '/': rule(CACHE_CONTROL.pages, HTML_CONTENT_TYPE),
     });
-    for (const path of ['/', '/advisories/*', '/changes', '/pkgs/*']) {
-      expect(rules.get(path)).toEqual({ 'Cache-Control': CACHE_CONTROL.pages, 'Content-Type': HTML_CONTENT_TYPE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' });
+    // As the hosts match (`:name` one segment, `*` anything): every file matches exactly one rule.
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const hostPattern = (rule: string) => new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*'))).join('/')}$`);
+    expect([...rules.keys()].filter((key) => hostPattern(key).test('/api/pkgs/openapi.json'))).toEqual(['/api/pkgs/:name', '/api/pkgs/openapi.json']);
+    for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/', '/changes']) {
+      expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
     }
   });
 

@@ -9,7 +9,7 @@ import { analyze } from '../../src/compose/analysis.ts';
 import { transitiveAdvisories } from '../../src/compose/advisories.ts';
 import { composeListingBundle } from '../../src/compose/bundles.ts';
 import { composeDiff } from '../../src/compose/diff.ts';
-import { composeEnvelope, composeRecord, composeVersions } from '../../src/compose/package.ts';
+import { composeEnvelope, composeRecord } from '../../src/compose/package.ts';
 import type { CatalogState } from '../../src/compose/types.ts';
 import { serialize } from '../../src/serialize.ts';
 import { EMPTY_STATE, readState, select, writeState, type FilterCard } from '../../src/site/search-filter.ts';
@@ -19,18 +19,18 @@ import { REVERSE_DEPENDENCIES_ON_PAGE } from '../../src/site/package-page.ts';
 import { advisory, catalogState, manifest, scorecard, sha, shipped } from '../helpers/state.ts';
 
 /** What the build gathers for the pages of `state` (build/writers.ts, build/page-content.ts), composed whole. */
-function siteInput(state: CatalogState, changes: SiteInput['changes'] = []): SiteInput {
+function siteInput(state: CatalogState, changes: SiteInput['changes'] = [], chain: SiteInput['chain'] = [state.commit]): SiteInput {
   const analysis = analyze(state);
   const keys = [...state.packages.keys()];
   return {
     tip: state.commit,
-    chain: [state.commit],
+    chain,
     siteUrl: 'https://pkgs.example.com',
     listing: serialize(composeListingBundle(state, analysis)),
     envelope: (key) => serialize(composeEnvelope(state.commit, composeRecord(state, analysis, key))),
     record: (key) => composeRecord(state, analysis, key),
     transitive: new Map(keys.map((key) => [key, transitiveAdvisories(state, analysis, key)])),
-    versions: new Map(keys.map((key) => [key, composeVersions(state, key, state.packages.get(key)!.manifest.name).versions])),
+    history: state.history,
     changes,
   };
 }
@@ -246,9 +246,9 @@ describe('the changes page', () => {
     const view = changesPage(
       siteContext(
         siteInput(after, [
-          { commit: after.commit, parent: sha(1), diff: composeDiff(side(before), side(after)) },
-          { commit: before.commit, parent: null, diff: first },
-        ]),
+          { commit: after.commit, root: false, diff: composeDiff(side(before), side(after)) },
+          { commit: before.commit, root: true, diff: first },
+        ], [after.commit, before.commit]),
       ),
     );
     const [tip, root] = view.commits;

@@ -15,7 +15,7 @@ withSignedInGateway((received) => (context = received));
 /** The gateway's answer to a path no route serves (gateway/errors.ts unknownPath). */
 const NO_ROUTE = '{"error":"not_found","message":"Nothing is served at this path."}';
 
-/** Sample path parameters from the fixture (tests/gateway/fixtures.ts): zlib at the tip and its parent, the advisory active there. */
+/** Sample path parameters from the fixture (tests/gateway/fixtures.ts): zlib at the tip and its parent, an advisory active at the tip. */
 const sampleParams = () => ({
   name: 'zlib',
   sha: context.fx.tip,

@@ -1,0 +1,20 @@
+/**
+ * The OpenAPI document's examples at the tip (src/compose/api-examples.ts): composed from the
+ * tip's state, with the tip's diff against its parent as the build wrote it.
+ */
+import { analyze } from '../src/compose/analysis.ts';
+import { composeApiExamples } from '../src/compose/api-examples.ts';
+import { composeDiff } from '../src/compose/diff.ts';
+import type { ApiExamples } from '../src/compose/openapi.ts';
+import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
+import type { Diff } from '../src/schemas/wire.ts';
+import { paths, readJson } from '../src/store/layout.ts';
+import type { Composer } from './composer.ts';
+
+/** `chain`: main's first-parent chain, newest first, `state` the state of its first commit. */
+export async function tipExamples(out: string, state: CatalogState, composer: Composer, chain: readonly CommitInfo[], siteUrl: string): Promise<ApiExamples> {
+  const parent = chain[1]?.sha;
+  // A one-commit catalog has no parent: its example diff is the tip against itself.
+  const tipDiff = parent ? await readJson<Diff>(paths.diff(out, state.commit.sha, parent)) : composeDiff(composer.diffSide(state.commit), composer.diffSide(state.commit));
+  return composeApiExamples(state, composer.currentAnalysis ?? analyze(state), chain, tipDiff, siteUrl);
+}

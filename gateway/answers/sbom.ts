@@ -1,0 +1,68 @@
+/**
+ * SBOMs (src/compose/sbom/). The floating CycloneDX document of every package is a public file
+ * of the release; any other (a past commit, or SPDX) is composed on its first request from the
+ * commit's per-package reads and kept write-once (composed-store.ts). Both paths compose with
+ * the same function and the same site address (the release's), so the floating body equals the
+ * pinned body at the tip, byte for byte.
+ */
+import { join } from 'node:path';
+import { nameKey } from '../../src/grammar.ts';
+import { CONTENT_TYPE } from '../../src/http/content-types.ts';
+import { composeSbom, type SbomFormat } from '../../src/compose/sbom/index.ts';
+import { serialize } from '../../src/serialize.ts';
+import { paths } from '../../src/store/layout.ts';
+import { fillTemplate, surface } from '../../src/surfaces/registry.ts';
+import type { Catalog } from '../catalog.ts';
+import type { Release } from '../release.ts';
+import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
+
+const formatOf = (request: ResolveRequest): SbomFormat => (request.query.format === 'spdx' ? 'spdx' : 'cyclonedx');
+
+/** The SBOM of `key` at `sha` in `format`, composed once; null when the package is not there. */
+async function composedSbom(catalog: Catalog, release: Release, sha: string, key: string, format: SbomFormat): Promise<Extract<Answer, { kind: 'bytes' }> | null> {
+  const body = await catalog.composed.get(paths.sbom(catalog.out, sha, key, format), async () => {
+    const root = await catalog.stateRoot(sha);
+    if (!root) throw new Error(`commit ${sha} is on the release's chain but states/${sha}.json is missing`);
+    const closure = await catalog.closure(root, key);
+    if (!closure) return null;
+    const pinnedUrl = release.info.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha, name: closure.root.name });
+    return Buffer.from(serialize(composeSbom(format, root.commit, closure, pinnedUrl)), 'utf8');
+  });
+  if (!body) return null;
+  return {
+    kind: 'bytes',
+    bytes: body.bytes,
+    // SPEC.md: the pinned SBOM's ETag carries a format suffix.
+    etag: `${body.etag.slice(0, -1)}-${format}"`,
+    identity: `sbom:${sha}/${key}/${format}`,
+    file: body.file,
+    contentType: CONTENT_TYPE[format],
+  };
+}
+
+/** `/api/pkgs/bundle/{sha}/{name}/sbom.json`. */
+export async function pinnedSbom(request: ResolveRequest): Promise<Answer | Failure> {
+  const release = await request.release();
+  if (!release) throw new Error('a sha resolved without a release');
+  const answer = request.packageKey === null ? null : await composedSbom(request.catalog, release, request.params.sha, request.packageKey, formatOf(request));
+  return answer ?? unknownPackageFailure(request.params.name);
+}
+
+/** `/api/pkgs/{name}/sbom.json`: `name` is the canonical spelling of a package at the tip (params.ts). */
+export async function floatingSbom(request: ResolveRequest): Promise<Answer | Failure> {
+  const { catalog, params } = request;
+  const release = await request.release();
+  if (!release?.info.tip) throw new Error('a package name resolved without a release');
+  const format = formatOf(request);
+  if (format === 'cyclonedx') {
+    // The build writes it into the release; a release of a commit seconds old may not have it yet
+    // (build/publish.ts publishes these documents right after the JSON surfaces): then it is composed.
+    const path = join(paths.public(release.dir), fillTemplate(surface('package-sbom').publicFile!, { name: params.name }));
+    const bytes = await catalog.writeOnceFile(path);
+    if (bytes) return { kind: 'bytes', bytes, identity: `release:${release.id}:sbom:${params.name}`, file: path, contentType: CONTENT_TYPE.cyclonedx };
+  }
+  const answer = await composedSbom(catalog, release, release.info.tip.sha, nameKey(params.name), format);
+  if (!answer) return unknownPackageFailure(params.name);
+  // Floating: no ETag (SPEC.md gives ETags to sha-pinned responses only).
+  return { ...answer, etag: undefined };
+}

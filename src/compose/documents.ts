@@ -1,0 +1,120 @@
+/**
+ * What the documents for agents, crawlers and feed readers (markdown mirrors, llms.txt, the
+ * sitemap, the Atom feeds) are composed from: the latest state as the build already holds it
+ * (the composed records, the transitive rollups, the version history), plus the facts derived
+ * once from it for all of them (the advisories active at the tip and how far they reach).
+ * Pure, like the rest of src/compose.
+ */
+import { compareNames, nameKey } from '../grammar.ts';
+import { fillTemplate, surface, type SurfaceId } from '../surfaces/registry.ts';
+import type { Diff, FullAdvisory, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
+import type { CommitInfo, VersionEvent } from './types.ts';
+
+export interface TipDocuments {
+  /** The latest commit of main. */
+  readonly commit: CommitInfo;
+  /** The public address of the site, without a trailing slash (DECISIONS.md 13). */
+  readonly siteUrl: string;
+  /** The composed record of every package at the tip, by name key, in listing order (compareNames). */
+  readonly records: ReadonlyMap<string, PackageRecord>;
+  /** The transitive entries whose path starts at each package, by name key (absent: none). */
+  readonly transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>;
+  /** Every version each package shipped up to the tip, oldest first, by name key. */
+  readonly history: ReadonlyMap<string, readonly VersionEvent[]>;
+  /** The advisories active at the tip, by id (sorted), with how far each reaches. */
+  readonly advisories: ReadonlyMap<string, AdvisoryReach>;
+}
+
+/** One advisory active at the tip: the packages it is active on, and every package that reaches one of them. */
+export interface AdvisoryReach {
+  readonly id: string;
+  /** The advisory as seen from each package it is active on (their own fixed versions), in name order. */
+  readonly direct: readonly { readonly record: PackageRecord; readonly advisory: FullAdvisory }[];
+  /**
+   * The blast radius: each package that reaches a directly affected one through build and
+   * runtime dependencies, with its path (the package's transitive entry: shortest, names first;
+   * DECISIONS.md 2), in name order. A directly affected package is in `direct`, not here.
+   */
+  readonly reaching: readonly TransitiveAdvisory[];
+}
+
+/** What one commit changed against its first parent (the root: against an empty catalog), for the changes feed. */
+export interface CommitChanges {
+  readonly commit: CommitInfo;
+  /** composeDiff of the commit against its parent: the same helper as the diff endpoint. */
+  readonly diff: Pick<Diff, 'added' | 'removed' | 'versionChanges' | 'advisoryChanges'>;
+  /** True for the first commit of main (diffed against an empty catalog). */
+  readonly root: boolean;
+}
+
+/** Assembles the documents' input; `records` in any order. */
+export function tipDocuments(input: Omit<TipDocuments, 'advisories' | 'records'> & { records: Iterable<PackageRecord> }): TipDocuments {
+  const sorted = [...input.records].sort((a, b) => compareNames(a.name, b.name));
+  const records = new Map(sorted.map((record) => [nameKey(record.name), record]));
+  return { ...input, records, advisories: advisoryReach(records, input.transitive) };
+}
+
+function advisoryReach(
+  records: ReadonlyMap<string, PackageRecord>,
+  transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>,
+): Map<string, AdvisoryReach> {
+  const direct = new Map<string, { record: PackageRecord; advisory: FullAdvisory }[]>();
+  const reaching = new Map<string, TransitiveAdvisory[]>();
+  const add = <T>(map: Map<string, T[]>, id: string, item: T) => {
+    const list = map.get(id);
+    if (list) list.push(item);
+    else map.set(id, [item]);
+  };
+  // Records are in name order, so each list comes out in name order.
+  for (const [key, record] of records) {
+    for (const advisory of record.advisories) add(direct, advisory.id, { record, advisory });
+    for (const entry of transitive.get(key) ?? []) add(reaching, entry.advisoryId, entry);
+  }
+  return new Map(
+    [...direct.keys()].sort().map((id) => [id, { id, direct: direct.get(id)!, reaching: reaching.get(id) ?? [] }]),
+  );
+}
+
+/** The absolute URL of a registry row's path with its parameters (percent-encoded). */
+export function siteLink(tip: Pick<TipDocuments, 'siteUrl'>, id: SurfaceId, params: Readonly<Record<string, string>> = {}): string {
+  return `${tip.siteUrl}${fillTemplate(surface(id).path, params)}`;
+}
+
+/** The absolute URL of a site-relative path (a record's `links`). */
+export function absolute(tip: Pick<TipDocuments, 'siteUrl'>, path: string): string {
+  return `${tip.siteUrl}${path}`;
+}
+
+/** The advisory of `id` as the culprit of a transitive entry sees it (the last package of its path). */
+export function culpritAdvisory(tip: TipDocuments, entry: TransitiveAdvisory): FullAdvisory | null {
+  const culprit = tip.records.get(nameKey(entry.culpritPath[entry.culpritPath.length - 1]));
+  return culprit?.advisories.find((advisory) => advisory.id === entry.advisoryId) ?? null;
+}
+
+/**
+ * Catalog text made safe to print in a text format: line ends as `\n`, and without the
+ * characters XML 1.0 forbids (C0 controls but tab and line feed, lone surrogates, U+FFFE/U+FFFF),
+ * which no reader of a mirror or a feed wants either.
+ */
+export function plainText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/[^\t\n\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');
+}
+
+/** Printable ASCII with single inner spaces: already on one line (most catalog text; the fast path). */
+const ONE_LINE_ASCII = /^[\x21-\x7E]+(?: [\x21-\x7E]+)*$/;
+
+/** Catalog text on one line: every run of white space (line ends included) as one space, trimmed. */
+export function oneLine(text: string): string {
+  return ONE_LINE_ASCII.test(text) ? text : plainText(text).replace(/\s+/g, ' ').trim();
+}
+
+/** An http(s) URL from the catalog, normalized (spaces, quotes and angle brackets percent-encoded); null for anything else. */
+export function webUrl(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  try {
+    const url = new URL(raw.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * A package's SBOM at one commit, in either format. The build (floating SBOMs of the tip) and
+ * the gateway (sha-pinned SBOMs, composed on request) both come here, so the floating body
+ * equals the pinned body at the tip, byte for byte.
+ */
+import type { CommitInfo } from '../../schemas/wire.ts';
+import type { PackageClosure } from '../closure.ts';
+import { composeCycloneDx, type ComponentCache } from './cyclonedx.ts';
+import { composeSpdx } from './spdx.ts';
+import { sbomSubject } from './subject.ts';
+
+export type SbomFormat = 'cyclonedx' | 'spdx';
+export type { ComponentCache };
+
+/**
+ * The SBOM of `closure`'s root at `commit` in `format` (plain JSON data for the serializer).
+ * `pinnedUrl`: the absolute URL of this package's sha-pinned SBOM at `commit` (the SPDX namespace).
+ * `cache`: share one across the documents of one commit (the build's floating SBOMs).
+ */
+export function composeSbom(format: SbomFormat, commit: CommitInfo, closure: PackageClosure, pinnedUrl: string, cache?: ComponentCache): unknown {
+  const subject = sbomSubject(commit, closure, pinnedUrl);
+  return format === 'spdx' ? composeSpdx(subject) : composeCycloneDx(subject, cache);
+}
