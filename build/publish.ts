@@ -28,7 +28,7 @@ async function nextReleaseId(out: string, tip: string): Promise<string> {
 /** Directories made by this process: a release writes thousands of files into a few directories. */
 const made = new Set<string>();
 
-async function writeText(file: string, text: string): Promise<void> {
+async function writeText(file: string, text: string | Uint8Array): Promise<void> {
   const dir = dirname(file);
   if (!made.has(dir)) {
     await mkdir(dir, { recursive: true });

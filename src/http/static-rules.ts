@@ -31,16 +31,37 @@ export interface StaticSurface {
    * `_headers` path pattern (hostPathOf): the URL path with each parameter as a `:placeholder`
    * (one segment, on Netlify and Cloudflare Pages alike), or, for a parameter with text around it in
    * its segment, as a `*` splat keeping that text (`/pkgs/*.md`) when the splat matches no other
-   * row's files. Rows sharing one must have the same headers.
+   * row's files. Rows sharing one must have the same headers. Null for a page at a path with a
+   * parameter (`/pkgs/{name}`): a host rule for a path without an extension would match every
+   * other file of its folder (`/pkgs/:name` matches `/pkgs/zlib.md`), and hosts add up the headers
+   * of every rule that matches; the host's own headers serve it (text/html, from `.html`).
    */
-  readonly hostPath: string;
+  readonly hostPath: string | null;
   readonly contentType: string;
   readonly cacheControl: string;
   /** The gateway answers this path differently when the request has a query parameter of this name (recent commits' `limit`). */
   readonly queryParameter?: string;
+  /**
+   * The file nginx serves for a matching URL (`try_files`): `$uri` when the public file is the URL
+   * path, else the page's file (`pageFileOf`).
+   */
+  readonly tryFile: string;
+  /** The files of `public/` it covers (paths with a leading slash). */
+  readonly filePattern: RegExp;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A path template as an anchored regular expression source (a parameter is one path segment). */
+const templateSource = (template: string) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
+
+/**
+ * The public file of an HTML page at `path`: the path with `.html` (`/` is `/index.html`), which
+ * static hosts serve for the path without its extension (nginx through `try_files $uri.html`,
+ * Netlify and Cloudflare Pages and GitHub Pages by themselves), and with no redirect to a
+ * trailing slash, as a directory's `index.html` would get.
+ */
+export const pageFileOf = (path: string) => `${path === '/' ? '/index' : path}.html`;
 
 /**
  * The `_headers` pattern of `row`. A placeholder takes a whole segment, so `/pkgs/:name` would also
@@ -63,13 +84,15 @@ function hostPathOf(row: SurfaceRow, rows: readonly SurfaceRow[]): string {
   return others.some((other) => hostPattern(splat).test(other)) ? placeholders : splat;
 }
 
-/** The static rules of one registry row whose public file is its URL path. */
+/** The static rules of one registry row whose public file is its URL path, or its page file. */
 function staticSurface(row: SurfaceRow, rows: readonly SurfaceRow[]): StaticSurface {
-  const path = `/${row.publicFile}`;
-  if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
+  const path = row.path;
+  const file = `/${row.publicFile}`;
+  const page = file !== path;
+  if (page && file !== pageFileOf(path)) throw new Error(`static rules: ${row.id} is served from ${file}, neither its URL ${path} nor ${pageFileOf(path)}`);
   const fixed = templateParams(path).length === 0;
-  const source = `^${path.split(/\{\w+\}/).map(escapeRegExp).join('[^/]+')}$`;
-  const hostPath = hostPathOf(row, rows);
+  const source = templateSource(path);
+  const hostPath = page && !fixed ? null : hostPathOf(row, rows);
   if (row.query && row.query.length > 1) throw new Error(`static rules: ${row.id} has more than one query parameter`);
   return {
     id: row.id,
@@ -80,6 +103,8 @@ function staticSurface(row: SurfaceRow, rows: readonly SurfaceRow[]): StaticSurf
     contentType: row.contentType,
     cacheControl: row.cacheControl,
     ...(row.query ? { queryParameter: row.query[0].name } : {}),
+    tryFile: !page ? '$uri' : fixed ? file : pageFileOf('$uri'),
+    filePattern: new RegExp(templateSource(file)),
   };
 }
 
@@ -97,9 +122,14 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   Vary: 'Accept-Encoding',
 };
 
-/** The static row serving `urlPath` (a path of public/, with its leading slash), or null. */
+/** The static row serving the URL path `urlPath`, or null. */
 export function staticSurfaceOf(urlPath: string): StaticSurface | null {
   return STATIC_SURFACES.find((surface) => surface.pattern.test(urlPath)) ?? null;
+}
+
+/** The static row of the file `file` of public/ (with its leading slash), or null. */
+export function staticSurfaceOfFile(file: string): StaticSurface | null {
+  return STATIC_SURFACES.find((surface) => surface.filePattern.test(file)) ?? null;
 }
 
 /** The gateway's 404 for a name that is not in the catalog: its body shape (errors.ts) and negative cache (DECISIONS.md 8). */
@@ -193,7 +223,7 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
       `    gzip_types ${surface.contentType.split(';')[0].trim()};`,
       `    add_header Cache-Control ${quote(surface.cacheControl)};`,
       ...common(false),
-      `    try_files $uri ${miss};`,
+      `    try_files ${surface.tryFile} ${miss};`,
       '}',
       '',
     );
@@ -225,8 +255,9 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
   const covering = (path: string) => [...rules.keys()].find((rule) => hostPattern(rule).test(path));
-  const placeholders = STATIC_SURFACES.filter((surface) => /[:*]/.test(surface.hostPath));
-  for (const surface of [...placeholders, ...STATIC_SURFACES.filter((surface) => !placeholders.includes(surface))]) {
+  const ruled = STATIC_SURFACES.filter((surface): surface is StaticSurface & { hostPath: string } => surface.hostPath !== null);
+  const placeholders = ruled.filter((surface) => /[:*]/.test(surface.hostPath));
+  for (const surface of [...placeholders, ...ruled.filter((surface) => !placeholders.includes(surface))]) {
     const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
     const rule = covering(surface.hostPath);
     if (rule === undefined) rules.set(surface.hostPath, headers);

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
+import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf, staticSurfaceOfFile } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, HTML_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -50,6 +50,8 @@ const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][]
   [/^\/(pkgs|advisories)\/[^/]+\.md$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.markdown }],
   [/^\/llms(-full)?\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
   [/^\/sitemap\.xml$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.xml }],
+  // DECISIONS.md 8: the HTML pages.
+  [/\.html$/, { cacheControl: CACHE_CONTROL.pages, contentType: HTML_CONTENT_TYPE }],
 ];
 
 describe('static host rules', () => {
@@ -57,9 +59,11 @@ describe('static host rules', () => {
     const root = paths.public(release);
     const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => `/${join(entry.parentPath, entry.name).slice(root.length + 1)}`);
     expect(files.length).toBeGreaterThan(10);
+    const pages = files.filter((file) => file.endsWith('.html'));
+    expect(pages).toEqual(expect.arrayContaining(['/index.html', '/changes.html', '/pkgs/curl.html', '/pkgs/llama.cpp.html', '/advisories/PKGCAT-TEST-0002.html']));
     for (const file of files) {
       if (file === '/_headers') continue;
-      const surface = staticSurfaceOf(file);
+      const surface = staticSurfaceOfFile(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
       const want = HEADERS_BY_FILE.find(([pattern]) => pattern.test(file));
       expect(want, `${file} is a known kind of file`).toBeDefined();
@@ -68,6 +72,10 @@ describe('static host rules', () => {
     for (const file of ['/api/pkgs/curl/sbom.json', '/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
       expect(files, `the build wrote ${file}`).toContain(file);
     }
+    // A page answers at its path without an extension, like its record's `page` link.
+    expect(staticSurfaceOf('/pkgs/llama.cpp')!.id).toBe('package-page');
+    expect(staticSurfaceOf('/')!.id).toBe('search-page');
+    expect(staticSurfaceOf('/advisories/PKGCAT-TEST-0002')!.id).toBe('advisory-page');
     expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.queryParameter).toBe('limit');
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
     expect(staticSurfaceOf(`/api/pkgs/bundle/${fx.tip}.json`)).toBeNull();
@@ -91,6 +99,12 @@ describe('static host rules', () => {
     expect(standalone).toContain(`add_header Cache-Control "${CACHE_CONTROL.negative}" always;`);
     expect(standalone).not.toMatch(/add_header Set-Cookie|proxy_pass|userid/i);
     expect(standalone).not.toContain('@pkgcat_gateway;');
+    // A page is the file named like its path, with `.html`.
+    expect(standalone).toContain('location = / {');
+    expect(standalone).toContain('try_files /index.html @pkgcat_not_found;');
+    expect(standalone).toContain('try_files /changes.html @pkgcat_not_found;');
+    expect(standalone).toContain('location ~ ^/pkgs/[^/]+$ {');
+    expect(standalone).toContain('try_files $uri.html @pkgcat_not_found;');
     const withGateway = renderNginxRules({ flavour: 'gateway' });
     expect(withGateway).toContain('try_files $uri @pkgcat_gateway;');
     expect(withGateway).toContain('if ($arg_limit) { return 418; }');
@@ -116,12 +130,16 @@ describe('static host rules', () => {
       '/llms.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
       '/llms-full.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
       '/sitemap.xml': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.xml),
+      // The fixed pages, named exactly; a page at a path with a parameter (/pkgs/curl) has no rule,
+      // as no pattern can tell it from the other files of its folder: the host's own headers serve it.
+      '/changes': rule(CACHE_CONTROL.pages, HTML_CONTENT_TYPE),
+      '/': rule(CACHE_CONTROL.pages, HTML_CONTENT_TYPE),
     });
     // As the hosts match (`:name` one segment, `*` anything): every file matches exactly one rule.
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const hostPattern = (rule: string) => new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*'))).join('/')}$`);
     expect([...rules.keys()].filter((key) => hostPattern(key).test('/api/pkgs/openapi.json'))).toEqual(['/api/pkgs/:name', '/api/pkgs/openapi.json']);
-    for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+    for (const path of ['/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/', '/changes']) {
       expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
     }
   });
