@@ -24,6 +24,7 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   build: () => import('./build.ts'),
   serve: () => import('./serve.ts'),
   reads: () => import('./reads.ts'),
+  load: () => import('./load.ts'),
   follow: () => import('./follow.ts'),
   mcp: () => import('./mcp.ts'),
   'mcp-sizes': () => import('./mcp-sizes.ts'),

@@ -18,7 +18,9 @@
  *
  * and runs `wrk -t2 -c64 -d10s --latency` against each for three requests: a small sha-pinned
  * JSON with the cookie (the deps.json of a package at the tip), a floats-latest package record,
- * and the largest full bundle with `Accept-Encoding: br`. Every target is checked first to answer
+ * and the largest full bundle with `Accept-Encoding: br`. Then, on the gateway and on nginx sending
+ * the same bytes from files, the bundles a client without `Accept-Encoding` gets (issue 11): the
+ * full bundle plain, and the tip's listing bundle plain and with br. Every target is checked first to answer
  * 200 with the expected bytes. The gateway's RSS (/proc/<pid>/status VmRSS) is read before the
  * load and after each run. Results go to bench/results/serve-<corpus>.json.
  */
@@ -41,6 +43,8 @@ export const TARGETS = {
   pinnedRatio: 0.9,
   /** p99 at 64 connections, milliseconds. */
   p99Ms: 15,
+  /** Bundles without Accept-Encoding against the same with br, in requests per second (issue 11). */
+  identityRatio: 0.5,
 } as const;
 
 const CORPORA = ['vcpkg-300', 'vcpkg-5000'];
@@ -49,7 +53,7 @@ const SECRET = 'pkgcat-bench-session-secret-0123456789abcdef';
 const ACCEL_PREFIX = '/_pkgcat';
 
 type Server = 'gateway' | 'express' | 'nginx' | 'nginx+accel';
-type Request = 'pinned' | 'floating' | 'full-br';
+type Request = 'pinned' | 'floating' | 'full-br' | 'full' | 'listing-br' | 'listing';
 
 interface WrkFigures {
   requestsPerSecond: number;
@@ -61,6 +65,8 @@ interface WrkFigures {
   transferPerSecond: string;
   /** Non-2xx/3xx answers and socket errors: any makes the run invalid. */
   errors: number;
+  /** The errors by kind: answers that were not 2xx/3xx, and wrk's socket errors (timeout: no answer within its 2 s). */
+  errorKinds?: { non2xx: number; connect: number; read: number; write: number; timeout: number };
 }
 
 interface Run extends WrkFigures {
@@ -95,6 +101,17 @@ export function parseWrk(output: string): WrkFigures {
     requests: Number(find(/(\d+) requests in/, 'request count')),
     transferPerSecond: find(/Transfer\/sec:\s+(\S+)/, 'Transfer/sec'),
     errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0) + (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+    ...(socketErrors || /Non-2xx/.test(output)
+      ? {
+          errorKinds: {
+            non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0),
+            connect: Number(socketErrors?.[1] ?? 0),
+            read: Number(socketErrors?.[2] ?? 0),
+            write: Number(socketErrors?.[3] ?? 0),
+            timeout: Number(socketErrors?.[4] ?? 0),
+          },
+        }
+      : {}),
   };
 }
 
@@ -274,6 +291,17 @@ async function run(context: SuiteContext): Promise<void> {
     const brFile = join('cache', 'bodies', `${largest.full.etag.replace(/^W\/"|"$/g, '')}.json.br`);
     if (!existsSync(join(out, brFile))) throw new Error(`the accel gateway did not write ${brFile}`);
     const brBytes = (await readFile(join(out, brFile))).length;
+    // The same for the plain full bundle and the tip's listing bundle (issue 11: clients without Accept-Encoding).
+    const listingPath = `/api/pkgs/bundle/${tip}.json`;
+    const bodyFile = (etag: string, suffix: string) => join('cache', 'bodies', `${etag.replace(/^W\/"|"$/g, '')}.json${suffix}`);
+    for (const [path, encoding] of [[fullPath, 'identity'], [listingPath, 'identity'], [listingPath, 'br']]) {
+      await fetch(`${frontNginx.url}${path}`, { headers: { 'accept-encoding': encoding, cookie: accelCookie } }).then((response) => response.arrayBuffer());
+    }
+    const plainFile = bodyFile(largest.full.etag, '');
+    const listingFile = bodyFile(tipRoot.listing.etag, '');
+    const listingBrFile = bodyFile(tipRoot.listing.etag, '.br');
+    for (const file of [plainFile, listingFile, listingBrFile]) if (!existsSync(join(out, file))) throw new Error(`the accel gateway did not write ${file}`);
+    const listingBrBytes = (await readFile(join(out, listingBrFile))).length;
     const depsFile = paths.object('', deps).replace(/^\//, '');
     const recordPath = `/api/pkgs/${packageName}.json`;
     const pinnedPath = `/api/pkgs/bundle/${tip}/${packageName}/deps.json`;
@@ -293,6 +321,13 @@ async function run(context: SuiteContext): Promise<void> {
       { request: 'full-br', server: 'express', url: `${express.url}/pinned/${brFile}`, headers: { cookie: expressCookie, ...br }, bytes: brBytes },
       { request: 'full-br', server: 'nginx', url: `${plainNginx.url}/raw/${brFile}`, headers: br, bytes: brBytes },
       { request: 'full-br', server: 'nginx+accel', url: `${frontNginx.url}${fullPath}`, headers: { cookie: accelCookie, ...br }, bytes: brBytes },
+      // No Accept-Encoding (curl, wrk, scripts) against br, on the gateway, and nginx sending the same files.
+      { request: 'full', server: 'gateway', url: `${gateway.url}${fullPath}`, headers: { cookie: gatewayCookie }, bytes: largest.full.length },
+      { request: 'full', server: 'nginx', url: `${plainNginx.url}/raw/${plainFile}`, headers: {}, bytes: largest.full.length },
+      { request: 'listing-br', server: 'gateway', url: `${gateway.url}${listingPath}`, headers: { cookie: gatewayCookie, ...br }, bytes: listingBrBytes },
+      { request: 'listing-br', server: 'nginx', url: `${plainNginx.url}/raw/${listingBrFile}`, headers: br, bytes: listingBrBytes },
+      { request: 'listing', server: 'gateway', url: `${gateway.url}${listingPath}`, headers: { cookie: gatewayCookie }, bytes: tipRoot.listing.length },
+      { request: 'listing', server: 'nginx', url: `${plainNginx.url}/raw/${listingFile}`, headers: {}, bytes: tipRoot.listing.length },
     ];
     for (const target of targets) await check(target.url, target.headers, target.bytes, `${target.request} on ${target.server}`);
     log(`serve: ${corpus}, ${count(release.commitCount)} commits; pinned ${packageName}/deps.json ${count(depsBytes)} B, floating ${packageName}.json ${count(recordBytes)} B, largest full bundle ${count(largest.full.length)} B (${count(brBytes)} B br, commit ${largest.commit.sha.slice(0, 12)})`);
@@ -321,12 +356,12 @@ async function run(context: SuiteContext): Promise<void> {
     // The table and the targets.
     const of = (request: Request, server: Server) => runs.find((entry) => entry.request === request && entry.server === server)!;
     const rows = runs.map((entry) => {
-      const express = of(entry.request, 'express').requestsPerSecond;
+      const express = runs.find((other) => other.request === entry.request && other.server === 'express')?.requestsPerSecond;
       return [
         entry.request,
         entry.server,
         count(Math.round(entry.requestsPerSecond)),
-        `${(entry.requestsPerSecond / express).toFixed(2)}x`,
+        express ? `${(entry.requestsPerSecond / express).toFixed(2)}x` : '',
         entry.p50Ms.toFixed(2),
         entry.p99Ms.toFixed(2),
         entry.transferPerSecond,
@@ -337,7 +372,11 @@ async function run(context: SuiteContext): Promise<void> {
     log('');
     log(table(['request', 'server', 'req/s', 'vs express', 'p50 ms', 'p99 ms', 'transfer/s', 'gateway RSS MiB', 'errors'], rows, [false, false, true, true, true, true, true, true, true]));
     const pinnedRatio = of('pinned', 'gateway').requestsPerSecond / of('pinned', 'express').requestsPerSecond;
-    const gatewayRuns = runs.filter((entry) => entry.server === 'gateway');
+    const gatewayRuns = runs.filter((entry) => entry.server === 'gateway' && ['pinned', 'floating', 'full-br'].includes(entry.request));
+    const identityRatio = {
+      listing: of('listing', 'gateway').requestsPerSecond / of('listing-br', 'gateway').requestsPerSecond,
+      full: of('full', 'gateway').requestsPerSecond / of('full-br', 'gateway').requestsPerSecond,
+    };
     const worstP99 = Math.max(...gatewayRuns.map((entry) => entry.p99Ms));
     const targetsMet = {
       pinnedRatio: { value: Number(pinnedRatio.toFixed(3)), target: TARGETS.pinnedRatio, met: pinnedRatio >= TARGETS.pinnedRatio },
@@ -347,10 +386,17 @@ async function run(context: SuiteContext): Promise<void> {
         met: worstP99 < TARGETS.p99Ms,
       },
       gatewayRssMiB: { before: rssBefore.gateway, after: rssAfter.gateway, accelBefore: rssBefore.accel, accelAfter: rssAfter.accel },
+      identityToBrRatio: {
+        listing: Number(identityRatio.listing.toFixed(3)),
+        full: Number(identityRatio.full.toFixed(3)),
+        target: TARGETS.identityRatio,
+        met: identityRatio.listing >= TARGETS.identityRatio && identityRatio.full >= TARGETS.identityRatio,
+      },
     };
     log('');
     log(`serve: gateway pinned reads at ${pinnedRatio.toFixed(2)}x bare Express with a session (target ${TARGETS.pinnedRatio}x): ${targetsMet.pinnedRatio.met ? 'met' : 'MISSED'}`);
     log(`serve: gateway p99 ${gatewayRuns.map((entry) => `${entry.request} ${entry.p99Ms.toFixed(2)} ms`).join(', ')} at ${connections} connections (target < ${TARGETS.p99Ms} ms): ${targetsMet.gatewayP99Ms.met ? 'met' : 'MISSED'}`);
+    log(`serve: gateway without Accept-Encoding at ${identityRatio.listing.toFixed(2)}x (listing) and ${identityRatio.full.toFixed(2)}x (full) its br requests per second (target ${TARGETS.identityRatio}x): ${targetsMet.identityToBrRatio.met ? 'met' : 'MISSED'}`);
     log(`serve: gateway RSS ${rssBefore.gateway.toFixed(1)} MiB before, ${rssAfter.gateway.toFixed(1)} MiB after (accel gateway ${rssBefore.accel.toFixed(1)} -> ${rssAfter.accel.toFixed(1)} MiB)`);
     if (runs.some((entry) => entry.errors > 0)) log('serve: SOME RUNS HAD ERRORS (non-2xx answers or socket errors): their figures are not valid');
 
@@ -366,6 +412,7 @@ async function run(context: SuiteContext): Promise<void> {
         pinned: { path: pinnedPath.replace(tip, '{tip}'), bytes: depsBytes },
         floating: { path: recordPath, bytes: recordBytes },
         fullBundle: { commit: largest.commit.sha, bytes: largest.full.length, brotliBytes: brBytes },
+        listingBundle: { commit: tip, bytes: tipRoot.listing.length, brotliBytes: listingBrBytes },
       },
       runs,
       targets: targetsMet,

@@ -10,7 +10,7 @@ import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
 import type { DiffSide } from '../src/compose/diff.ts';
 import {
-  LAYOUT_VERSION, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
+  LAYOUT_VERSION, assembleBody, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
@@ -239,6 +239,7 @@ async function buildLocked(
     history: tipState.history,
     recentChanges: await readRecentChanges(out, chainInfos),
     log,
+    listing: (await assembleBody(out, (await readStateRoot(out, tip))!.listing)).toString('utf8'),
   });
   await checkpoints.prune();
   return { tip, commits: chain.length, composed, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId, diagnostics };

@@ -46,6 +46,7 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
 export class Composer {
   readonly records: ChunkedCollection<string>;
   readonly cards: ChunkedCollection<string>;
+  /** Transitive rollups by name key: the package's entries, serialized and comma-joined (the documents and pages read them too). */
   readonly transitive: ChunkedCollection<string>;
   private readonly index: ChunkedCollection<PackageIndexEntry>;
   private analysis: CatalogAnalysis | null = null;

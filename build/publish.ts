@@ -37,7 +37,7 @@ async function makeDirectory(file: string): Promise<void> {
   }
 }
 
-async function writeText(file: string, text: string): Promise<void> {
+async function writeText(file: string, text: string | Uint8Array): Promise<void> {
   await makeDirectory(file);
   await writeFile(file, text);
 }
@@ -55,15 +55,16 @@ class SharedBodies {
     this.#releaseDir = releaseDir;
   }
 
-  async #store(text: string): Promise<string> {
-    const file = paths.sharedBody(this.#releaseDir, contentHash(text));
-    await writeText(file, text);
+  async #store(hash: string, body: string | Uint8Array): Promise<string> {
+    const file = paths.sharedBody(this.#releaseDir, hash);
+    await writeText(file, body);
     return file;
   }
 
-  async write(file: string, text: string): Promise<void> {
-    let stored = this.#written.get(text);
-    if (!stored) this.#written.set(text, (stored = this.#store(text)));
+  async write(file: string, body: string | Uint8Array): Promise<void> {
+    const hash = contentHash(body);
+    let stored = this.#written.get(hash);
+    if (!stored) this.#written.set(hash, (stored = this.#store(hash, body)));
     await makeDirectory(file);
     await linkFile(await stored, file);
   }

@@ -22,6 +22,8 @@ import { resolveQuery } from '../src/surfaces/query.ts';
 import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
+import { advisoryPages, changesPage, packagePages, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
+import { loadSite } from './site.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
 export interface ReleaseContent {
@@ -49,6 +51,10 @@ export interface ReleaseContent {
   log: (line: string) => void;
   /** Bodies of the tip for the OpenAPI document's examples (src/compose/api-examples.ts). */
   examples: ApiExamples;
+
+  // For the HTML pages (they read the documents' fields above too):
+  /** The tip's listing bundle, exactly as `/api/pkgs/bundle/{sha}.json` serves it (the search page inlines it). */
+  listing: string;
 }
 
 export interface PublicBody {
@@ -56,16 +62,17 @@ export interface PublicBody {
   readonly params: Readonly<Record<string, string>>;
   /** The query values it answers, when it is a variant file (registry.ts publicFileTemplates); none: the row's own file. */
   readonly query?: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** The file's text, or its UTF-8 bytes (a rendered page, never decoded). */
+  readonly body: string | Uint8Array;
   /** Many files have these very bytes (a badge is one of a few hundred): publish.ts stores them once and links. */
   readonly shared?: boolean;
 }
 
 /** The packages of the release whose `/api/pkgs/{name}...` files are written: a fixed route wins over a package of the same name (DECISIONS.md 4). */
-function* publishedPackages(content: ReleaseContent): Iterable<{ name: string; record: string }> {
+function* publishedPackages(content: ReleaseContent): Iterable<{ key: string; name: string; record: string }> {
   for (const [key, record] of content.records) {
     const name = content.names.get(key)!;
-    if (!isReservedName(name)) yield { name, record };
+    if (!isReservedName(name)) yield { key, name, record };
   }
 }
 
@@ -73,18 +80,28 @@ export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIt
 
 /** Composed once per release, on first use: the documents' input, and the mirrors (llms-full.txt holds them all again). */
 const tips = new WeakMap<ReleaseContent, TipDocuments>();
+/** The transitive rollups parsed once per release (the documents and the pages read them). */
+const rollups = new WeakMap<ReleaseContent, Map<string, TransitiveAdvisory[]>>();
+
+function transitiveOf(content: ReleaseContent): Map<string, TransitiveAdvisory[]> {
+  let transitive = rollups.get(content);
+  if (!transitive) {
+    transitive = new Map();
+    for (const [key, text] of content.transitive) transitive.set(key, JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
+    rollups.set(content, transitive);
+  }
+  return transitive;
+}
 const mirrors = new WeakMap<ReleaseContent, { packages: Map<string, string>; advisories: Map<string, string> }>();
 
 function tipOf(content: ReleaseContent): TipDocuments {
   let tip = tips.get(content);
   if (!tip) {
-    const transitive = new Map<string, TransitiveAdvisory[]>();
-    for (const [key, text] of content.transitive) transitive.set(key, JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
     tip = tipDocuments({
       commit: content.tip,
       siteUrl: content.siteUrl,
       records: [...content.records.values()].map((text) => JSON.parse(text) as PackageRecord),
-      transitive,
+      transitive: transitiveOf(content),
       history: content.history,
     });
     tips.set(content, tip);
@@ -104,6 +121,63 @@ function mirrorsOf(content: ReleaseContent) {
     mirrors.set(content, composed);
   }
   return composed;
+}
+
+/** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
+const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, string>; site?: SiteContext }>();
+
+function sharedOf(content: ReleaseContent) {
+  let entry = shared.get(content);
+  if (!entry) shared.set(content, (entry = { envelopes: new Map() }));
+  return entry;
+}
+
+/** The bytes of `/api/pkgs/{name}.json` of the package `key`, serialized once per release. */
+function envelopeOf(content: ReleaseContent, key: string): string {
+  const { envelopes } = sharedOf(content);
+  let envelope = envelopes.get(key);
+  if (envelope === undefined) {
+    envelope = serialize(composeEnvelope(content.tip, new RawJson(content.records.get(key)!)));
+    envelopes.set(key, envelope);
+  }
+  return envelope;
+}
+
+/** What every page of the release is made from (src/site/pages.ts). */
+function siteOf(content: ReleaseContent): SiteContext {
+  const entry = sharedOf(content);
+  entry.site ??= siteContext({
+    tip: content.tip,
+    chain: content.chain,
+    siteUrl: content.siteUrl,
+    listing: content.listing,
+    envelope: (key) => envelopeOf(content, key),
+    record: (key) => JSON.parse(content.records.get(key)!) as PackageRecord,
+    transitive: transitiveOf(content),
+    history: content.history,
+    changes: content.recentChanges,
+  });
+  return entry.site;
+}
+
+/** Pages being rendered at once: the render workers stay busy while this thread makes the next views and writes. */
+const RENDER_WINDOW = 32;
+
+/** Renders views through the compiled site (build/site.ts): one page per view, at the row's path, in order. */
+async function* renderPages<View extends PageView>(
+  id: 'search-page' | 'package-page' | 'advisory-page' | 'changes-page',
+  views: Iterable<View>,
+  params: (view: View) => Record<string, string> = () => ({}),
+): AsyncGenerator<PublicBody> {
+  const site = await loadSite();
+  const { path } = surface(id);
+  const rendering: Promise<PublicBody>[] = [];
+  for (const view of views) {
+    const values = params(view);
+    rendering.push(site.render(fillTemplate(path, values), view).then((body) => ({ params: values, body })));
+    if (rendering.length >= RENDER_WINDOW) yield await rendering.shift()!;
+  }
+  while (rendering.length > 0) yield await rendering.shift()!;
 }
 
 /** The tip's records parsed on first use (a closure walk visits few of them per package). */
@@ -127,7 +201,11 @@ function recordLookup(records: ReadonlyMap<string, string>): (key: string) => Pa
  * commit's, the first one carries the previous release's (build/publish.ts): a reader gets them
  * one commit old for those seconds, never a 404 (each names the commit it was read from).
  */
-export const CARRIED_ROWS: ReadonlySet<string> = new Set(['advisory-feed', 'changes-feed', 'package-markdown', 'advisory-markdown', 'llms-txt', 'llms-full-txt', 'sitemap']);
+export const CARRIED_ROWS: ReadonlySet<string> = new Set([
+  'advisory-feed', 'changes-feed', 'package-markdown', 'advisory-markdown', 'llms-txt', 'llms-full-txt', 'sitemap',
+  // The HTML pages: every one changes with every commit (each carries the tip's commitSha), a few seconds of rendering.
+  'search-page', 'package-page', 'advisory-page', 'changes-page',
+]);
 
 /**
  * Rows published in a second release right after the first (build/publish.ts), so a new commit's
@@ -146,9 +224,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/api/pkgs/{name}.json` of every package at the tip, in its canonical spelling. */
   package: function* (content) {
-    for (const { name, record } of publishedPackages(content)) {
-      yield { params: { name }, body: serialize(composeEnvelope(content.tip, new RawJson(record))) };
-    }
+    for (const { key, name } of publishedPackages(content)) yield { params: { name }, body: envelopeOf(content, key) };
   },
   /**
    * `/api/pkgs/{name}/badge.svg` in the default style and label, for each metric (the score's is
@@ -170,6 +246,14 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       }
     }
   },
+  /** `/`: the search page, with the listing bundle inline. */
+  'search-page': (content) => renderPages('search-page', [searchPage(siteOf(content))]),
+  /** `/pkgs/{name}`: every package's detail page, with its envelope inline. */
+  'package-page': (content) => renderPages('package-page', packagePages(siteOf(content)), (view) => ({ name: view.name })),
+  /** `/advisories/{id}`: a page per advisory active at the tip. */
+  'advisory-page': (content) => renderPages('advisory-page', advisoryPages(siteOf(content)), (view) => ({ id: view.advisory.id })),
+  /** `/changes`: what the recent commits changed. */
+  'changes-page': (content) => renderPages('changes-page', [changesPage(siteOf(content))]),
   /** `/pkgs/advisories.xml`: the advisories active at the tip, newest first. */
   'advisory-feed': function* (content) {
     yield { params: {}, body: composeAdvisoryFeed(tipOf(content)) };

@@ -16,7 +16,7 @@ type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'quiet' | 'wait' | 'help' | 'version';
+  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -33,6 +33,7 @@ export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_POLL_SECONDS = 2;
+const DEFAULT_COMPOSED_CACHE_MB = 1024;
 
 const FLAGS: Record<FlagName, Flag> = {
   repo: { type: 'string', env: 'PKGCAT_REPO', value: '<dir>', help: 'the catalog git repository (see docs/catalog-format.md)' },
@@ -46,6 +47,7 @@ const FLAGS: Record<FlagName, Flag> = {
   'trust-proxy': { type: 'string', env: 'PKGCAT_TRUST_PROXY', value: '<value>', help: 'Express "trust proxy" (e.g. 1, loopback); needed for Secure cookies behind TLS termination' },
   'poll-seconds': { type: 'string', env: 'PKGCAT_POLL_SECONDS', value: '<n>', help: `with --repo: how often to check main when file events are missed, in seconds above 0 (default ${DEFAULT_POLL_SECONDS})` },
   'accel-redirect': { type: 'string', env: 'PKGCAT_ACCEL_REDIRECT', value: '<path>', help: 'behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat; see docs/deployment.md)' },
+  'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -68,7 +70,7 @@ interface Command {
   examples: string[];
 }
 
-const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect'];
+const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb'];
 
 const COMMANDS: Record<CommandName, Command> = {
   build: {
@@ -142,7 +144,7 @@ function flagLines(names: readonly FlagName[], overrides: Partial<Record<FlagNam
   const lines = names.map((name) => {
     const flag = FLAGS[name];
     const left = `${flag.short ? `-${flag.short}, ` : ''}--${name}${flag.value ? ` ${flag.value}` : ''}`;
-    return `  ${left.padEnd(24)}${(flag.env ?? '').padEnd(23)}${overrides[name] ?? flag.help}`;
+    return `  ${left.padEnd(24)}${(flag.env ?? '').padEnd(26)}${overrides[name] ?? flag.help}`;
   });
   if (secret) lines.push(`  ${''.padEnd(24)}${SESSION_SECRET_HELP}`);
   return lines;
@@ -214,6 +216,8 @@ export interface Settings {
   pollSeconds: number;
   /** X-Accel-Redirect mode: nginx's internal location for the output directory. */
   accelRedirect?: string;
+  /** Disk space for the gateway's bodies composed on request, in MiB. */
+  composedCacheMb: number;
   quiet: boolean;
   wait: boolean;
 }
@@ -313,6 +317,7 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     trustProxy: text('trust-proxy'),
     pollSeconds: pollSeconds(take('poll-seconds')),
     accelRedirect: accelRedirect(take('accel-redirect')),
+    composedCacheMb: composedCacheMb(take('composed-cache-mb')),
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };
@@ -329,6 +334,13 @@ function pollSeconds(value: { raw: string; source: string } | undefined): number
   if (!value) return DEFAULT_POLL_SECONDS;
   const number = /^\s*$/.test(value.raw) ? NaN : Number(value.raw);
   if (!(number > 0 && Number.isFinite(number))) throw new UsageError(`${value.source} must be a number of seconds above 0, got "${value.raw}"`);
+  return number;
+}
+
+function composedCacheMb(value: { raw: string; source: string } | undefined): number {
+  if (!value) return DEFAULT_COMPOSED_CACHE_MB;
+  const number = /^\d{1,9}$/.test(value.raw.trim()) ? Number(value.raw.trim()) : NaN;
+  if (!Number.isInteger(number)) throw new UsageError(`${value.source} must be a whole number of MiB, 0 or more, got "${value.raw}"`);
   return number;
 }
 

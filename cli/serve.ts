@@ -45,6 +45,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       trustProxy: settings.trustProxy,
       siteUrl: settings.siteUrl,
       accelRedirect: settings.accelRedirect,
+      limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
     });
   } catch (error) {

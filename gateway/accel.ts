@@ -9,20 +9,21 @@
  *   - a content-addressed object (deps.json, versions.json): the object, or the build's `.br`/`.gz`
  *     sibling for the encoding the client accepts;
  *   - a sha-pinned body that is no one file (a bundle assembled from chunks, a compressed copy the
- *     build did not write, a diff): written once, on first request, to
- *     `<out>/cache/bodies/<etag hash>.json[.br|.gz]` (atomically, src/store/atomic.ts), the same bytes
- *     the default mode sends; the name is the body's ETag hash, so a file never goes stale;
+ *     build did not write, a diff): written on first request to
+ *     `<out>/cache/bodies/<etag hash>.json[.br|.gz]` (atomically, within the cache's size cap:
+ *     disk-cache.ts), the same bytes the default mode sends; the name is the body's ETag hash, so a
+ *     file never goes stale, and one deleted to make room is written again when next asked for;
  *   - a floats-latest file of the release's public/ tree, when the client gets it uncompressed.
  * Anything else (a floats-latest body sent compressed, a body when the cache cannot be written)
  * is sent by the gateway itself, exactly as in the default mode.
  */
 import { stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { paths } from '../src/store/layout.ts';
+import type { DiskCache } from './disk-cache.ts';
 import type { Encoding } from './encoding.ts';
-import { Lru, Once } from './lru.ts';
+import { BoundedCache, Once, type CacheStats } from './lru.ts';
 
 /** Checks and normalizes the internal location prefix: `/name[/name...]`, no trailing slash. */
 export function accelPrefix(value: string): string {
@@ -41,26 +42,30 @@ export function etagKey(etag: string): string {
 
 const SUFFIX: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
 
+/** What is known of a write-once file: that it exists (with its size once asked), or that a build sibling does not. */
+type FileFact = { exists: true; size?: number } | { exists: false };
+
+/** Bytes of facts about files kept in memory (a fact is its path and a few numbers). */
+const FACT_BYTES = 8 * 1024 * 1024;
+
 export class AccelBodies {
   /** The internal location nginx serves `out` under, e.g. `/_pkgcat`. */
   readonly prefix: string;
   readonly #out: string;
   readonly #dir: string;
-  readonly #log: (line: string) => void;
-  /** Files known to exist (write-once files never go away while the gateway runs). */
-  readonly #known = new Lru<true>(65_536);
-  /** Build siblings known not to exist. */
-  readonly #absent = new Lru<true>(65_536);
-  /** Sizes of objects, for the compression floor. */
-  readonly #sizes = new Lru<number>(65_536);
+  readonly #disk: DiskCache;
+  /**
+   * Files known to exist (write-once files of the build never go away while the gateway runs),
+   * build siblings known not to exist, and sizes of objects (for the compression floor).
+   */
+  readonly #facts = new BoundedCache<FileFact>({ maxBytes: FACT_BYTES, sizeOf: (_fact, file) => 48 + 2 * file.length });
   readonly #once = new Once<string | null>();
-  #warned = false;
 
-  constructor(out: string, prefix: string, log: (line: string) => void) {
+  constructor(out: string, prefix: string, disk: DiskCache) {
     this.#out = out;
     this.prefix = accelPrefix(prefix);
     this.#dir = paths.bodyCache(out);
-    this.#log = log;
+    this.#disk = disk;
   }
 
   /** The `X-Accel-Redirect` value for a file under `out`. */
@@ -71,55 +76,48 @@ export class AccelBodies {
   }
 
   /**
-   * Whether a write-once file exists. A positive answer is remembered; a negative one only with
-   * `settled` (a build sibling of a published object: written before the object was referenced, or never).
+   * Whether a write-once file of the build exists. A positive answer is remembered; a negative one
+   * only with `settled` (a build sibling of a published object: written before the object was
+   * referenced, or never).
    */
   async exists(file: string, settled = false): Promise<boolean> {
-    if (this.#known.get(file)) return true;
-    if (settled && this.#absent.get(file)) return false;
+    const fact = this.#facts.get(file);
+    if (fact?.exists) return true;
+    if (settled && fact && !fact.exists) return false;
     const found = await stat(file).then(
       () => true,
       () => false,
     );
-    if (found) this.#known.set(file, true);
-    else if (settled) this.#absent.set(file, true);
+    if (found) this.#facts.set(file, { exists: true });
+    else if (settled) this.#facts.set(file, { exists: false });
     return found;
   }
 
-  /** The size of a write-once file. */
+  /** The size of a write-once file of the build. */
   async size(file: string): Promise<number> {
-    const hit = this.#sizes.get(file);
-    if (hit !== undefined) return hit;
+    const fact = this.#facts.get(file);
+    if (fact?.exists && fact.size !== undefined) return fact.size;
     const { size } = await stat(file);
-    this.#sizes.set(file, size);
-    this.#known.set(file, true);
+    this.#facts.set(file, { exists: true, size });
     return size;
   }
 
   /**
    * `<out>/cache/bodies/<key>.json[.br|.gz]`, written from `load` when absent. Null when it cannot be
-   * written (a read-only output directory): the caller sends the body itself.
+   * kept (a read-only output directory, a body larger than the cache's cap): the caller sends the body itself.
    */
   async materialize(key: string, encoding: Encoding, load: () => Promise<Buffer>): Promise<string | null> {
     const file = join(this.#dir, `${key}.json${SUFFIX[encoding]}`);
-    if (this.#known.get(file)) return file;
     return this.#once.run(file, async () => {
-      if (!(await this.exists(file))) {
-        // A failure to read the body is the request's (a 500, as in the default mode); one to write it is not.
-        const bytes = await load();
-        try {
-          await writeFileAtomic(file, bytes);
-        } catch (error) {
-          if (!this.#warned) {
-            this.#warned = true;
-            const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-            this.#log(`cannot write ${this.#dir} (${reason}); bodies that are no one file are sent by the gateway itself`);
-          }
-          return null;
-        }
-      }
-      this.#known.set(file, true);
-      return file;
+      // Kept, and still there: another gateway over the same output may have deleted it to make room.
+      const kept = (await this.#disk.has(file)) && (await stat(file).then(() => true, () => false));
+      if (kept) return file;
+      // A failure to read the body is the request's (a 500, as in the default mode); one to write it is not.
+      return (await this.#disk.write(file, await load())) ? file : null;
     });
+  }
+
+  stats(): CacheStats {
+    return this.#facts.stats();
   }
 }

@@ -6,6 +6,7 @@
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
+import type { WorkObserver } from './encoding.ts';
 import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
 import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
 import { methodGuard, surfaceRouter } from './routes.ts';
@@ -21,7 +22,10 @@ export interface GatewayOptions {
   siteUrl?: string;
   /** Where unexpected errors are reported (default: stderr). */
   log?: (line: string) => void;
+  /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
   limits?: CatalogLimits;
+  /** Told of each assembly, compression and composition (the tests count them). */
+  observe?: WorkObserver;
   /**
    * X-Accel-Redirect mode: the internal location (e.g. `/_pkgcat`) under which nginx serves `out`.
    * Bodies that are files leave with `X-Accel-Redirect: <prefix>/<path in out>` and no bytes (accel.ts).
@@ -49,9 +53,15 @@ const noSniff: RequestHandler = (_req, res, next) => {
   next();
 };
 
-export function createApp(options: GatewayOptions): express.Express {
+export interface Gateway {
+  readonly app: express.Express;
+  /** What the app reads; `catalog.stats()` says what its caches hold. */
+  readonly catalog: Catalog;
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect });
+  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.
@@ -61,7 +71,10 @@ export function createApp(options: GatewayOptions): express.Express {
   app.set('case sensitive routing', true);
 
   app.use(noSniff);
-  app.get(HEALTH_PATH, healthRoute({ out: options.out, releases: catalog.releases, buildStatus: options.buildStatus, now: options.now ?? Date.now }));
+  app.get(
+    HEALTH_PATH,
+    healthRoute({ out: options.out, releases: catalog.releases, buildStatus: options.buildStatus, composedFigures: () => ({ ...catalog.composed.stats().disk }), now: options.now ?? Date.now }),
+  );
   app.all(HEALTH_PATH, (_req, _res, next) => next(methodNotAllowed('GET, HEAD')));
   app.use('/auth', options.auth.sessionMiddleware, options.auth.router);
   const routes = servedSurfaces();
@@ -69,5 +82,9 @@ export function createApp(options: GatewayOptions): express.Express {
   app.use(surfaceRouter(routes, catalog, options.auth));
   app.use(unknownPath);
   app.use(errorHandler(log));
-  return app;
+  return { app, catalog };
+}
+
+export function createApp(options: GatewayOptions): express.Express {
+  return createGateway(options).app;
 }

@@ -1,40 +1,89 @@
 /**
- * What the surfaces read, made once per app: the output directory, its releases, and caches of
- * things that never change once written (state roots, chunks, composed bodies, compressed
- * bodies). It also answers per-package questions at any commit (a package's record, its
- * dependency closure, its transitive advisories) from the state root's keyed chunks, without
- * assembling a whole bundle.
+ * What the surfaces read, made once per app: the output directory, its releases, caches of things
+ * that never change once written (state roots, chunks, composed bodies, bodies as sent), each
+ * bounded by bytes (CatalogLimits), and bounds on the work that holds large buffers (assembling a
+ * bundle, compressing or composing a body). It also answers per-package questions at any commit
+ * (a package's record, its dependency closure, its transitive advisories) from the state root's
+ * keyed chunks, without assembling a whole bundle.
  */
 import { readFile } from 'node:fs/promises';
 import { packageClosure, type PackageClosure } from '../src/compose/closure.ts';
 import {
-  findChunk, paths, readStateRoot, recordsOfChunk, transitiveOfChunk,
-  type ChunkRef, type PackageIndexEntry, type StateRoot,
+  assembleBody, findChunk, hydrateStateRoot, paths, recordsOfChunk, transitiveOfChunk,
+  type ChunkRef, type PackageIndexEntry, type StateRoot, type StateRootFile, type StoredBody,
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
-import { CompressedCache } from './encoding.ts';
-import { OnceCache } from './lru.ts';
+import { DiskCache, type DiskCacheStats } from './disk-cache.ts';
+import { BodyCache, type WorkObserver } from './encoding.ts';
+import { Once, OnceCache, Semaphore, type CacheStats } from './lru.ts';
 import { Releases } from './release.ts';
 
+/**
+ * The bounds of the gateway's memory (docs/deployment.md, "Memory and disk"). Parsed values (state
+ * roots, chunks) are counted at twice the bytes they were parsed from, about what they take in
+ * the heap; bodies and files at their length.
+ */
 export interface CatalogLimits {
-  /** Total bytes of compressed bodies kept in memory. Default 64 MiB. */
-  readonly compressedBytes?: number;
-  /** Total bytes of bodies composed on request (diffs, ...) kept in memory. Default 16 MiB. */
+  /** Bodies as sent: compressed bodies, and bundles assembled from their chunks for clients without `Accept-Encoding`. Default 32 MiB. */
+  readonly bodyBytes?: number;
+  /** Bodies composed on request (diffs, SBOMs) kept in memory. Default 8 MiB. */
   readonly composedBytes?: number;
-  /** Parsed state roots kept in memory. Default 256. */
-  readonly stateRoots?: number;
-  /** Total bytes of small write-once files (objects, their `.br`/`.gz` siblings) kept in memory. Default 32 MiB. */
+  /** Bytes on disk of the files under `<out>/cache/` (composed bodies, X-Accel-Redirect bodies). Default 1 GiB. */
+  readonly composedDiskBytes?: number;
+  /** Parsed state roots. Default 8 MiB. */
+  readonly stateRootBytes?: number;
+  /** Small write-once files (objects, their `.br`/`.gz` siblings, a release's public files). Default 16 MiB. */
   readonly fileBytes?: number;
-  /** Parsed package-index chunks kept in memory. Default 1024. */
-  readonly indexChunks?: number;
-  /** Total bytes (as stored) of parsed record and transitive chunks kept in memory. Default 64 MiB. */
+  /** Parsed package-index chunks. Default 4 MiB. */
+  readonly indexChunkBytes?: number;
+  /** Parsed record and transitive chunks (half each). Default 16 MiB. */
   readonly recordChunkBytes?: number;
+  /** Bundles being assembled from their chunks at once; the others wait. Default 4. */
+  readonly assemblies?: number;
+  /** Bodies being compressed at once (each holds a brotli or gzip state of several MiB); the others wait. Default 2. */
+  readonly compressions?: number;
+  /** Bodies being composed on request at once (a diff parses two listing bundles); the others wait. Default 2. */
+  readonly compositions?: number;
 }
 
-/** Files larger than this are read each time (a bundle's chunks are streamed, not kept). */
+const MiB = 1024 * 1024;
+
+export const DEFAULT_LIMITS: Required<CatalogLimits> = {
+  bodyBytes: 32 * MiB,
+  composedBytes: 8 * MiB,
+  composedDiskBytes: 1024 * MiB,
+  stateRootBytes: 8 * MiB,
+  fileBytes: 16 * MiB,
+  indexChunkBytes: 4 * MiB,
+  recordChunkBytes: 16 * MiB,
+  assemblies: 4,
+  compressions: 2,
+  compositions: 2,
+};
+
+/** Files larger than this are not kept in memory (they are read each time). */
 const KEEP_FILE_MAX_BYTES = 256 * 1024;
+
+export interface CatalogOptions {
+  siteUrl?: string;
+  limits?: CatalogLimits;
+  accelRedirect?: string;
+  /** Told of each assembly, compression and composition (the tests count them). */
+  observe?: WorkObserver;
+}
+
+/** What every cache holds against its bound, and the work in progress (the health endpoint reports it). */
+export interface CatalogStats {
+  readonly memory: Readonly<Record<'bodies' | 'composed' | 'files' | 'stateRoots' | 'indexChunks' | 'recordChunks' | 'transitiveChunks', CacheStats>> & { readonly accelFacts?: CacheStats };
+  /** The files under `<out>/cache/`, against their cap. */
+  readonly disk: DiskCacheStats;
+  readonly work: Readonly<Record<'assemblies' | 'compressions' | 'compositions', { running: number; waiting: number; size: number }>>;
+}
+
+/** A parsed value, counted at twice the bytes it was parsed from (measured: 1.7 times for record chunks and state roots). */
+const sizedAsParsed = <T extends { size: number }>(entry: T, key: string) => 64 + key.length + 2 * entry.size;
 
 export class Catalog {
   readonly out: string;
@@ -42,33 +91,81 @@ export class Catalog {
   /** The public address of the site (DECISIONS.md 13) for rows that print absolute URLs; null when not configured. */
   readonly siteUrl: string | null;
   readonly releases: Releases;
-  /** Bodies composed on first request and written once (diffs of any pair, ...). */
+  /** Bodies composed on first request and kept (diffs of other pairs, SBOMs). */
   readonly composed: ComposedStore;
-  readonly compressed: CompressedCache;
+  /** Bodies as sent: compressed, or assembled from chunks. */
+  readonly bodies: BodyCache;
   /** The X-Accel-Redirect mode (accel.ts); null: the gateway sends every body itself. */
   readonly accel: AccelBodies | null;
-  readonly #roots: OnceCache<StateRoot | null>;
+  readonly #disk: DiskCache;
+  readonly #assemblies: Semaphore;
+  readonly #compressions: Semaphore;
+  readonly #compositions: Semaphore;
+  readonly #assembling = new Once<Buffer>();
+  readonly #observe: WorkObserver;
+  readonly #roots: OnceCache<{ size: number; root: StateRoot }>;
   readonly #files: OnceCache<{ bytes: Buffer | null }>;
-  readonly #indexChunks: OnceCache<Record<string, PackageIndexEntry>>;
+  readonly #indexChunks: OnceCache<{ size: number; entries: Record<string, PackageIndexEntry> }>;
   readonly #recordChunks: OnceCache<{ size: number; items: Map<string, PackageRecord> }>;
   readonly #transitiveChunks: OnceCache<{ size: number; items: Map<string, TransitiveAdvisory[]> }>;
 
-  constructor(out: string, log: (line: string) => void, options: { siteUrl?: string; limits?: CatalogLimits; accelRedirect?: string } = {}) {
-    const limits = options.limits ?? {};
+  constructor(out: string, log: (line: string) => void, options: CatalogOptions = {}) {
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.out = out;
     this.log = log;
     this.siteUrl = options.siteUrl ?? null;
+    this.#observe = options.observe ?? (() => {});
     this.releases = new Releases(out);
-    this.composed = new ComposedStore(out, log, limits.composedBytes);
-    this.compressed = new CompressedCache(limits.compressedBytes ?? 64 * 1024 * 1024);
-    this.#roots = new OnceCache(limits.stateRoots ?? 256);
-    this.#files = new OnceCache(limits.fileBytes ?? 32 * 1024 * 1024, (entry) => 64 + (entry.bytes?.length ?? 0));
-    this.#indexChunks = new OnceCache(limits.indexChunks ?? 1024);
-    const chunkBytes = limits.recordChunkBytes ?? 64 * 1024 * 1024;
+    this.#assemblies = new Semaphore(limits.assemblies);
+    this.#compressions = new Semaphore(limits.compressions);
+    this.#compositions = new Semaphore(limits.compositions);
+    this.#disk = new DiskCache(paths.cache(out), limits.composedDiskBytes, log);
+    this.composed = new ComposedStore(log, { memoryBytes: limits.composedBytes, disk: this.#disk, compositions: this.#compositions, observe: options.observe });
+    this.bodies = new BodyCache({ maxBytes: limits.bodyBytes, compressions: this.#compressions, observe: options.observe });
+    this.#roots = new OnceCache({ maxBytes: limits.stateRootBytes, sizeOf: sizedAsParsed });
+    this.#files = new OnceCache({ maxBytes: limits.fileBytes, sizeOf: (entry, key) => 64 + key.length + (entry.bytes?.length ?? 0), maxEntryBytes: KEEP_FILE_MAX_BYTES + 4096 });
+    this.#indexChunks = new OnceCache({ maxBytes: limits.indexChunkBytes, sizeOf: sizedAsParsed });
     // Half each: a closure walk must not push out the transitive chunks, nor the other way round.
-    this.#recordChunks = new OnceCache(chunkBytes / 2, (chunk) => chunk.size);
-    this.#transitiveChunks = new OnceCache(chunkBytes / 2, (chunk) => chunk.size);
-    this.accel = options.accelRedirect ? new AccelBodies(out, options.accelRedirect, log) : null;
+    this.#recordChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsParsed });
+    this.#transitiveChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsParsed });
+    this.accel = options.accelRedirect ? new AccelBodies(out, options.accelRedirect, this.#disk) : null;
+  }
+
+  /**
+   * A stored body (a bundle) as bytes, assembled from its chunks at most `assemblies` at a time,
+   * once for all concurrent callers. With `keep`, kept with the bodies as sent, so that a client
+   * without `Accept-Encoding` is served from memory as fast as one with it; without, the bytes are
+   * only read (to be compressed, or parsed for a diff), and a copy kept already is used.
+   */
+  assembled(body: StoredBody, { keep }: { keep: boolean }): Promise<Buffer> {
+    const identity = `stored:${body.etag}`;
+    const kept = this.bodies.keptPlain(identity);
+    if (kept) return Promise.resolve(kept);
+    const assemble = () =>
+      this.#assembling.run(body.etag, () =>
+        this.#assemblies.run(() => {
+          this.#observe({ kind: 'assemble', etag: body.etag });
+          return assembleBody(this.out, body);
+        }),
+      );
+    return keep ? this.bodies.plain(identity, assemble) : assemble();
+  }
+
+  stats(): CatalogStats {
+    return {
+      memory: {
+        bodies: this.bodies.stats(),
+        composed: this.composed.stats().memory,
+        files: this.#files.stats(),
+        stateRoots: this.#roots.stats(),
+        indexChunks: this.#indexChunks.stats(),
+        recordChunks: this.#recordChunks.stats(),
+        transitiveChunks: this.#transitiveChunks.stats(),
+        ...(this.accel ? { accelFacts: this.accel.stats() } : {}),
+      },
+      disk: this.#disk.stats(),
+      work: { assemblies: this.#assemblies.stats(), compressions: this.#compressions.stats(), compositions: this.#compositions.stats() },
+    };
   }
 
   /**
@@ -78,17 +175,13 @@ export class Catalog {
    * only, bounded by size).
    */
   async writeOnceFile(file: string): Promise<Buffer | null> {
-    const entry = await this.#files.get(
-      file,
-      async () => ({
-        bytes: await readFile(file).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return null;
-          throw error;
-        }),
+    const entry = await this.#files.get(file, async () => ({
+      bytes: await readFile(file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
       }),
-      (loaded) => !loaded.bytes || loaded.bytes.length <= KEEP_FILE_MAX_BYTES,
-    );
-    return entry.bytes;
+    }));
+    return entry!.bytes;
   }
 
   /** The bytes of a stored object that a state refers to. */
@@ -99,15 +192,25 @@ export class Catalog {
   }
 
   /** `states/<sha>.json`, parsed; write-once, so a parsed root is kept. Null when never built. */
-  stateRoot(sha: string): Promise<StateRoot | null> {
-    return this.#roots.get(sha, () => readStateRoot(this.out, sha), (root) => root !== null);
+  async stateRoot(sha: string): Promise<StateRoot | null> {
+    const kept = await this.#roots.get(sha, async () => {
+      const text = await readFile(paths.state(this.out, sha), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      return text === null ? null : { size: text.length, root: hydrateStateRoot(JSON.parse(text) as StateRootFile) };
+    });
+    return kept?.root ?? null;
   }
 
   /** The package-index entry of `key` at a commit (layout.ts lookupPackage), with the parsed chunk kept. */
   async packageEntry(root: StateRoot, key: string): Promise<PackageIndexEntry | null> {
     const chunk = findChunk(root.packages, key);
     if (!chunk) return null;
-    const entries = await this.#indexChunks.get(chunk.object, async () => JSON.parse((await this.#object(chunk.object)).toString('utf8')));
+    const { entries } = (await this.#indexChunks.get(chunk.object, async () => {
+      const bytes = await this.#object(chunk.object);
+      return { size: bytes.length, entries: JSON.parse(bytes.toString('utf8')) as Record<string, PackageIndexEntry> };
+    }))!;
     return Object.hasOwn(entries, key) ? entries[key] : null;
   }
 
@@ -115,7 +218,7 @@ export class Catalog {
   async record(root: StateRoot, key: string): Promise<PackageRecord | null> {
     const chunk = findChunk(root.records, key);
     if (!chunk) return null;
-    const { items } = await this.#recordChunks.get(chunk.object, async () => this.#parsed(chunk, recordsOfChunk));
+    const { items } = (await this.#recordChunks.get(chunk.object, async () => this.#parsed(chunk, recordsOfChunk)))!;
     return items.get(key) ?? null;
   }
 
@@ -123,7 +226,7 @@ export class Catalog {
   async transitive(root: StateRoot, key: string): Promise<TransitiveAdvisory[]> {
     const chunk = findChunk(root.transitive, key);
     if (!chunk) return [];
-    const { items } = await this.#transitiveChunks.get(chunk.object, async () => this.#parsed(chunk, transitiveOfChunk));
+    const { items } = (await this.#transitiveChunks.get(chunk.object, async () => this.#parsed(chunk, transitiveOfChunk)))!;
     return items.get(key) ?? [];
   }
 

@@ -1,15 +1,18 @@
 /**
- * Bodies composed on first request and kept: diffs of any pair of commits now, pinned SBOMs
- * next. Such a body depends only on write-once inputs (state roots and objects), so it is
- * composed once, written once under the output directory (temporary file, then rename: a reader
- * sees the whole body or none), and read from there afterwards; composing again would give the
- * same bytes. The build writes some of these files itself (each commit's diff against its
- * parent). When the write fails (a read-only output directory) bodies stay in memory only.
+ * Bodies composed on first request and kept: diffs of pairs of commits the build did not write,
+ * sha-pinned and SPDX SBOMs. Such a body depends only on write-once inputs (state roots and
+ * objects), so it is composed once, written under `<out>/cache/` (disk-cache.ts: atomically, and
+ * within the size cap, least recently used deleted first), and read from there afterwards; one
+ * deleted is composed again with the same bytes. The diff of each commit against its parent is
+ * the build's file (`diffs/<sha>/<parent>.json`): read as it is, never counted nor deleted.
+ * When the write fails (a read-only output directory) bodies stay in memory only.
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentEtag } from '../src/store/hash.ts';
-import { OnceCache } from './lru.ts';
+import type { DiskCache, DiskCacheStats } from './disk-cache.ts';
+import type { WorkObserver } from './encoding.ts';
+import { OnceCache, ownBytes, type CacheStats, type Semaphore } from './lru.ts';
 
 export interface ComposedBody {
   readonly bytes: Buffer;
@@ -19,46 +22,83 @@ export interface ComposedBody {
   readonly file?: string;
 }
 
-export class ComposedStore {
-  readonly #out: string;
-  readonly #log: (line: string) => void;
-  readonly #memory: OnceCache<ComposedBody | null>;
-  #warnedWrite = false;
+export interface ComposedStoreOptions {
+  /** Bytes of composed bodies kept in memory (the files on disk have their own cap, `disk`'s). */
+  readonly memoryBytes: number;
+  readonly disk: DiskCache;
+  /** Compositions running at once (each parses what it reads: two listing bundles for a diff); the others wait. */
+  readonly compositions: Semaphore;
+  readonly observe?: WorkObserver;
+}
 
-  constructor(out: string, log: (line: string) => void, maxBytes = 16 * 1024 * 1024) {
-    this.#out = out;
+export class ComposedStore {
+  readonly #disk: DiskCache;
+  readonly #memory: OnceCache<ComposedBody>;
+  readonly #observe: WorkObserver;
+  readonly #compositions: Semaphore;
+  #warnedWrite = false;
+  readonly #log: (line: string) => void;
+
+  constructor(log: (line: string) => void, options: ComposedStoreOptions) {
     this.#log = log;
-    this.#memory = new OnceCache(maxBytes, (body) => 64 + (body?.bytes.length ?? 0));
+    this.#disk = options.disk;
+    this.#observe = options.observe ?? (() => {});
+    this.#compositions = options.compositions;
+    this.#memory = new OnceCache<ComposedBody>({ maxBytes: options.memoryBytes, sizeOf: (body, key) => 64 + key.length + body.bytes.length });
+    // A body whose file was deleted is composed again: a copy in memory would name a file that is gone.
+    this.#disk.onEvicted((file) => this.#memory.delete(file));
   }
 
   /**
-   * The body kept in `file` (a path under the output directory), composing it with `compose` and
-   * writing it when the file does not exist yet. Null when `compose` has nothing (its inputs are missing).
+   * The body kept in `file` (a path under `<out>/cache/`), composing it with `compose` and writing
+   * it when the file does not exist. Null when `compose` has nothing (its inputs are missing).
    */
-  get(file: string, compose: () => Promise<Buffer | null>): Promise<ComposedBody | null> {
-    return this.#memory.get(file, async () => (await this.#read(file)) ?? (await this.#compose(file, compose)), (body) => body !== null);
+  async get(file: string, compose: () => Promise<Buffer | null>): Promise<ComposedBody | null> {
+    const body = await this.#memory.get(file, async () => {
+      const kept = await read(file);
+      if (kept) {
+        await this.#disk.used(file, kept.bytes.length);
+        return kept;
+      }
+      this.#disk.forget(file);
+      const bytes = await this.#compose(file, compose);
+      if (!bytes) return null;
+      const written = await this.#disk.write(file, bytes);
+      return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
+    });
+    // Served from memory or not, the file was used: the least recently used go first.
+    if (body?.file) this.#disk.touch(body.file);
+    return body;
   }
 
-  async #read(file: string): Promise<ComposedBody | null> {
-    try {
-      const bytes = await readFile(file);
-      return { bytes, etag: contentEtag(bytes), file };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-      throw error;
-    }
+  /**
+   * A body the build writes (the diff of a commit against its parent): read from `file`; composed
+   * and written there only when it is missing. Never counted in the cap nor deleted.
+   */
+  built(file: string, compose: () => Promise<Buffer | null>): Promise<ComposedBody | null> {
+    return this.#memory.get(file, async () => {
+      const kept = await read(file);
+      if (kept) return kept;
+      const bytes = await this.#compose(file, compose);
+      if (!bytes) return null;
+      const written = await this.#writeBuilt(file, bytes);
+      return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
+    });
   }
 
-  async #compose(file: string, compose: () => Promise<Buffer | null>): Promise<ComposedBody | null> {
-    const bytes = await compose();
-    if (!bytes) return null;
-    const written = await this.#writeOnce(file, bytes);
-    return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
+  stats(): { memory: CacheStats; disk: DiskCacheStats } {
+    return { memory: this.#memory.stats(), disk: this.#disk.stats() };
   }
 
-  /** Written atomically: a reader sees the whole body or none. Same inputs, same bytes. */
-  async #writeOnce(file: string, bytes: Buffer): Promise<boolean> {
+  #compose(file: string, compose: () => Promise<Buffer | null>): Promise<Buffer | null> {
+    return this.#compositions.run(async () => {
+      this.#observe({ kind: 'compose', file });
+      const bytes = await compose();
+      return bytes && ownBytes(bytes);
+    });
+  }
+
+  async #writeBuilt(file: string, bytes: Buffer): Promise<boolean> {
     try {
       await writeFileAtomic(file, bytes);
       return true;
@@ -67,9 +107,20 @@ export class ComposedStore {
       if (!this.#warnedWrite) {
         this.#warnedWrite = true;
         const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-        this.#log(`cannot write composed bodies under ${this.#out} (${reason}); they are kept in memory`);
+        this.#log(`cannot write ${file} (${reason}); it is kept in memory`);
       }
       return false;
     }
+  }
+}
+
+async function read(file: string): Promise<ComposedBody | null> {
+  try {
+    const bytes = await readFile(file);
+    return { bytes, etag: contentEtag(bytes), file };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
   }
 }

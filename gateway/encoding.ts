@@ -5,7 +5,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { Lru, Once } from './lru.ts';
+import { OnceCache, ownBytes, type CacheStats, type Semaphore } from './lru.ts';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -47,24 +47,62 @@ export function compress(bytes: Buffer, encoding: Exclude<Encoding, 'identity'>)
   return gzipAsync(bytes, { level: 6 });
 }
 
-/** Compressed bodies, bounded by their total size. */
-export class CompressedCache {
-  readonly #lru: Lru<Buffer>;
-  readonly #once = new Once<Buffer>();
+/** Work the gateway does on a cache miss, reported to an observer (the tests count it; nothing else needs it). */
+export type WorkEvent =
+  | { readonly kind: 'assemble'; readonly etag: string }
+  | { readonly kind: 'compress'; readonly identity: string; readonly encoding: Exclude<Encoding, 'identity'> }
+  | { readonly kind: 'compose'; readonly file: string };
 
-  constructor(maxBytes: number) {
-    this.#lru = new Lru<Buffer>(maxBytes, (bytes) => bytes.length);
+export type WorkObserver = (event: WorkEvent) => void;
+
+export interface BodyCacheOptions {
+  /** Total bytes of bodies kept, plain and compressed. */
+  readonly maxBytes: number;
+  /** Compressions running at once; the others wait (each holds its body and a brotli or gzip state). */
+  readonly compressions: Semaphore;
+  readonly observe?: WorkObserver;
+}
+
+/**
+ * Bodies as sent, by identity and encoding, bounded by their total size: the compressed bytes of
+ * any body, and the plain bytes of bodies that are no one file (a bundle assembled from its chunks).
+ * Each is made once while it is kept, whatever the number of clients asking at the same time.
+ */
+export class BodyCache {
+  readonly #cache: OnceCache<Buffer>;
+  readonly #compressions: Semaphore;
+  readonly #observe: WorkObserver;
+
+  constructor(options: BodyCacheOptions) {
+    this.#cache = new OnceCache<Buffer>({ maxBytes: options.maxBytes, sizeOf: (bytes, key) => bytes.length + key.length });
+    this.#compressions = options.compressions;
+    this.#observe = options.observe ?? (() => {});
+  }
+
+  /** The plain bytes of the body known as `identity`, loaded (assembled) only on a miss, and kept. */
+  async plain(identity: string, load: () => Promise<Buffer>): Promise<Buffer> {
+    return (await this.#cache.get(`identity:${identity}`, async () => ownBytes(await load())))!;
+  }
+
+  /** The plain bytes of the body known as `identity` when they are kept. */
+  keptPlain(identity: string): Buffer | undefined {
+    return this.#cache.peek(`identity:${identity}`);
   }
 
   /** The `encoding` bytes of the body known as `identity`, loading the plain bytes only on a miss. */
-  async get(identity: string, encoding: Exclude<Encoding, 'identity'>, load: () => Promise<Buffer>): Promise<Buffer> {
-    const key = `${encoding}:${identity}`;
-    const hit = this.#lru.get(key);
-    if (hit) return hit;
-    return this.#once.run(key, async () => {
-      const compressed = await compress(await load(), encoding);
-      this.#lru.set(key, compressed);
-      return compressed;
-    });
+  async compressed(identity: string, encoding: Exclude<Encoding, 'identity'>, load: () => Promise<Buffer>): Promise<Buffer> {
+    // The plain bytes are loaded once a slot is free: a queue of waiting compressions holds no bodies.
+    const compressed = await this.#cache.get(`${encoding}:${identity}`, () =>
+      this.#compressions.run(async () => {
+        const plain = await load();
+        this.#observe({ kind: 'compress', identity, encoding });
+        return ownBytes(await compress(plain, encoding));
+      }),
+    );
+    return compressed!;
+  }
+
+  stats(): CacheStats {
+    return this.#cache.stats();
   }
 }

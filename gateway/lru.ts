@@ -1,53 +1,33 @@
 /**
- * A small least-recently-used map bounded by total size (bytes, or entries with size 1), for
- * values that never change once computed: compressed bodies behind an ETag, composed diffs,
- * parsed state roots. Map iteration order is insertion order, so the first key is the oldest.
+ * The gateway's caches, all on one library (`lru-cache`), each bounded by bytes: compressed and
+ * assembled bodies, composed bodies, parsed state roots and chunks, small files, facts about
+ * files. What they hold never changes once computed (write-once files and what follows from
+ * them), so a cache is only ever a question of memory, never of staleness.
  */
-export class Lru<V> {
-  readonly #entries = new Map<string, { value: V; size: number }>();
-  readonly #maxSize: number;
-  readonly #sizeOf: (value: V) => number;
-  #size = 0;
+import { LRUCache } from 'lru-cache';
 
-  constructor(maxSize: number, sizeOf: (value: V) => number = () => 1) {
-    this.#maxSize = maxSize;
-    this.#sizeOf = sizeOf;
-  }
+/** What a cache holds, for the health endpoint and the tests: `bytes` never exceeds `maxBytes`. */
+export interface CacheStats {
+  readonly entries: number;
+  readonly bytes: number;
+  readonly maxBytes: number;
+}
 
-  get(key: string): V | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: V): void {
-    const size = this.#sizeOf(value);
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#entries.delete(key);
-      this.#size -= old.size;
-    }
-    // A value larger than the whole cache is not kept: it would evict everything for one entry.
-    if (size > this.#maxSize) return;
-    this.#entries.set(key, { value, size });
-    this.#size += size;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#size <= this.#maxSize) break;
-      this.#entries.delete(oldest);
-      this.#size -= entry.size;
-    }
-  }
-
-  get size(): number {
-    return this.#size;
-  }
+/**
+ * Bytes that own their memory, for keeping. A small Buffer is often a view into a shared 8 KiB
+ * pool slab (Buffer.from, Buffer.concat, zlib's output), and keeping the view would keep the whole
+ * slab: a cache counting the view's length would hold several times its bound.
+ */
+export function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
 }
 
 /**
  * Runs `load` once per key at a time: concurrent callers of the same key share one promise
- * (one compression, one diff composition), and a failure is not remembered.
+ * (one compression, one assembly, one composition), and a failure is not remembered.
  */
 export class Once<V> {
   readonly #running = new Map<string, Promise<V>>();
@@ -61,29 +41,116 @@ export class Once<V> {
   }
 }
 
-/**
- * An Lru filled through Once: `get(key, load)` answers from memory, or runs `load` once for all
- * concurrent callers of that key and keeps what it returns (when `keep` says so).
- */
-export class OnceCache<V> {
-  readonly #lru: Lru<V>;
-  readonly #once = new Once<V>();
+export interface BoundedCacheOptions<V> {
+  /** Total bytes the cache may hold. */
+  readonly maxBytes: number;
+  /** The bytes a value takes (with its key); at least 1 is counted. */
+  readonly sizeOf: (value: V, key: string) => number;
+  /** A value larger than this is not kept (default: `maxBytes`: one entry never empties the cache). */
+  readonly maxEntryBytes?: number;
+  /** Called when a value is pushed out to make room (not when it is replaced or deleted). */
+  readonly onEvict?: (value: V, key: string) => void;
+}
 
-  constructor(maxSize: number, sizeOf?: (value: V) => number) {
-    this.#lru = new Lru<V>(maxSize, sizeOf);
+/** An LRU map bounded by the total size of its values. */
+export class BoundedCache<V extends {}> {
+  readonly #lru: LRUCache<string, V>;
+  readonly #maxBytes: number;
+
+  constructor(options: BoundedCacheOptions<V>) {
+    const { sizeOf, onEvict } = options;
+    this.#maxBytes = options.maxBytes;
+    this.#lru = new LRUCache<string, V>({
+      maxSize: Math.max(1, Math.floor(options.maxBytes)),
+      maxEntrySize: Math.max(1, Math.floor(options.maxEntryBytes ?? options.maxBytes)),
+      sizeCalculation: (value, key) => Math.max(1, Math.ceil(sizeOf(value, key))),
+      ...(onEvict ? { dispose: (value: V, key: string, reason: LRUCache.DisposeReason) => reason === 'evict' && onEvict(value, key) } : {}),
+    });
   }
 
-  get(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
-    const hit = this.#lru.get(key);
+  get(key: string): V | undefined {
+    return this.#lru.get(key);
+  }
+
+  /** Keeps `value` unless it is larger than an entry may be; may push out the least recently used. */
+  set(key: string, value: V): void {
+    this.#lru.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.#lru.delete(key);
+  }
+
+  stats(): CacheStats {
+    return { entries: this.#lru.size, bytes: this.#lru.calculatedSize, maxBytes: this.#maxBytes };
+  }
+}
+
+/**
+ * A BoundedCache filled through Once: `get(key, load)` answers from memory, or runs `load` once
+ * for all concurrent callers of that key and keeps what it returns. Null (nothing there) is
+ * returned and not kept; a value larger than `maxEntryBytes` is returned and not kept.
+ */
+export class OnceCache<V extends {}> {
+  readonly #cache: BoundedCache<V>;
+  readonly #once = new Once<V | null>();
+
+  constructor(options: BoundedCacheOptions<V>) {
+    this.#cache = new BoundedCache(options);
+  }
+
+  get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    const hit = this.#cache.get(key);
     if (hit !== undefined) return Promise.resolve(hit);
     return this.#once.run(key, async () => {
       const value = await load();
-      if (keep(value)) this.#lru.set(key, value);
+      if (value !== null) this.#cache.set(key, value);
       return value;
     });
   }
 
-  get size(): number {
-    return this.#lru.size;
+  /** The value kept for `key` (marked as just used), without loading it. */
+  peek(key: string): V | undefined {
+    return this.#cache.get(key);
+  }
+
+  delete(key: string): void {
+    this.#cache.delete(key);
+  }
+
+  stats(): CacheStats {
+    return this.#cache.stats();
+  }
+}
+
+/**
+ * At most `size` tasks at a time; the others wait their turn, first come first served. Bounds the
+ * work that holds large buffers (assembling a bundle, compressing it) whatever the traffic.
+ */
+export class Semaphore {
+  readonly size: number;
+  readonly #waiting: (() => void)[] = [];
+  #running = 0;
+
+  constructor(size: number) {
+    if (!(Number.isInteger(size) && size >= 1)) throw new Error(`a semaphore needs a size of 1 or more, got ${size}`);
+    this.size = size;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.size) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else this.#running += 1;
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next waiter, so the count never dips below the work in progress.
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running -= 1;
+    }
+  }
+
+  stats(): { running: number; waiting: number; size: number } {
+    return { running: this.#running, waiting: this.#waiting.length, size: this.size };
   }
 }

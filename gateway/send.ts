@@ -3,13 +3,16 @@
  * Accept-Encoding` on every body, the encoding the client accepts, and no body for HEAD. Bodies
  * are written with `res.end`/`res.write`, never `res.send`, so Express adds no ETag, never
  * answers 304 (SPEC.md: no endpoint answers conditional requests) and guesses no charset.
+ * Every body leaves from memory: a bundle is assembled from its chunks once and kept, and a
+ * compressed copy is made once and kept (catalog.ts, encoding.ts), so a client that sends no
+ * `Accept-Encoding` is served as a file would be, not by reading every chunk again.
  * In the X-Accel-Redirect mode (accel.ts) the same headers go out with `X-Accel-Redirect` naming
  * the file that holds the body, and nginx sends it.
  */
 import type { Request, Response } from 'express';
 import { readFile } from 'node:fs/promises';
 import { weakEtag } from '../src/store/hash.ts';
-import { paths, readObject, assembleBody, type StoredBody } from '../src/store/layout.ts';
+import { paths } from '../src/store/layout.ts';
 import { etagKey, type AccelBodies } from './accel.ts';
 import type { Catalog } from './catalog.ts';
 import { COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './encoding.ts';
@@ -31,29 +34,6 @@ function finish(req: Request, res: Response, bytes: Buffer, encoding: Encoding):
   else res.end(bytes);
 }
 
-/** Resolves when `res` can take more data, or has closed (a client that went away). */
-function drained(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
-/** Streams a stored body segment by segment: a large bundle never sits whole in memory. */
-async function streamStored(catalog: Catalog, res: Response, body: StoredBody): Promise<void> {
-  for (const segment of body.segments) {
-    if (res.destroyed) return;
-    const bytes = typeof segment === 'string' ? Buffer.from(segment, 'utf8') : await readObject(catalog.out, segment.object);
-    if (!res.write(bytes)) await drained(res);
-  }
-  res.end();
-}
-
 type BodyAnswer = Exclude<Answer, { kind: 'redirect' }>;
 
 /** The encoding a body of `length` bytes is sent in (the default mode's rule). */
@@ -71,15 +51,14 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
     if (encoding === 'identity' && answer.file) return { file: answer.file, encoding, etag: answer.etag };
     // Only content-addressed (sha-pinned) bodies are written to the cache: a floats-latest body changes with every release.
     if (!answer.etag) return null;
-    const load = encoding === 'identity' ? async () => answer.bytes : () => catalog.compressed.get(answer.identity, encoding, async () => answer.bytes);
+    const load = encoding === 'identity' ? async () => answer.bytes : () => catalog.bodies.compressed(answer.identity, encoding, async () => answer.bytes);
     const file = await accel.materialize(etagKey(answer.etag), encoding, load);
     return file ? { file, encoding, etag: answer.etag } : null;
   }
   if (answer.kind === 'stored') {
     const { body } = answer;
     const encoding = encodingFor(wanted, body.length);
-    const plain = () => assembleBody(catalog.out, body);
-    const load = encoding === 'identity' ? plain : () => catalog.compressed.get(`stored:${body.etag}`, encoding, plain);
+    const load = encoding === 'identity' ? () => catalog.assembled(body, { keep: false }) : () => catalog.bodies.compressed(`stored:${body.etag}`, encoding, () => catalog.assembled(body, { keep: false }));
     const file = await accel.materialize(etagKey(body.etag), encoding, load);
     return file ? { file, encoding, etag: body.etag } : null;
   }
@@ -90,7 +69,7 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
     if (await accel.exists(sibling, true)) return { file: sibling, encoding: wanted, etag };
     const encoding = encodingFor(wanted, await accel.size(object));
     if (encoding !== 'identity') {
-      const file = await accel.materialize(answer.hash, encoding, () => catalog.compressed.get(`object:${answer.hash}`, encoding, () => readFile(object)));
+      const file = await accel.materialize(answer.hash, encoding, () => catalog.bodies.compressed(`object:${answer.hash}`, encoding, () => readFile(object)));
       return file ? { file, encoding, etag } : null;
     }
   }
@@ -122,25 +101,25 @@ export async function sendAnswer(req: Request, res: Response, surface: Surface, 
   if (catalog.accel && (await sendAccel(res, surface, answer, catalog, catalog.accel, wanted))) return;
 
   if (answer.kind === 'bytes') {
+    const encoding = encodingFor(wanted, answer.bytes.length);
+    const bytes = encoding === 'identity' ? answer.bytes : await catalog.bodies.compressed(answer.identity, encoding, async () => answer.bytes);
     bodyHeaders(res, surface, answer, answer.etag);
-    if (wanted === 'identity' || answer.bytes.length < COMPRESS_MIN_BYTES) return finish(req, res, answer.bytes, 'identity');
-    return finish(req, res, await catalog.compressed.get(answer.identity, wanted, async () => answer.bytes), wanted);
+    return finish(req, res, bytes, encoding);
   }
 
   if (answer.kind === 'stored') {
     const { body } = answer;
-    if (wanted !== 'identity' && body.length >= COMPRESS_MIN_BYTES) {
-      const bytes = await catalog.compressed.get(`stored:${body.etag}`, wanted, () => assembleBody(catalog.out, body));
+    const encoding = encodingFor(wanted, body.length);
+    if (encoding === 'identity' && req.method === 'HEAD') {
       bodyHeaders(res, surface, answer, body.etag);
-      return finish(req, res, bytes, wanted);
-    }
-    bodyHeaders(res, surface, answer, body.etag);
-    res.setHeader('Content-Length', String(body.length));
-    if (req.method === 'HEAD') {
+      res.setHeader('Content-Length', String(body.length));
       res.end();
       return;
     }
-    return streamStored(catalog, res, body);
+    // Kept as sent: the plain bytes for a client that takes them, the compressed ones only otherwise.
+    const bytes = encoding === 'identity' ? await catalog.assembled(body, { keep: true }) : await catalog.bodies.compressed(`stored:${body.etag}`, encoding, () => catalog.assembled(body, { keep: false }));
+    bodyHeaders(res, surface, answer, body.etag);
+    return finish(req, res, bytes, encoding);
   }
 
   // A content-addressed object: the build's precompressed sibling when there is one.
@@ -155,7 +134,8 @@ export async function sendAnswer(req: Request, res: Response, surface: Surface, 
   }
   const bytes = await catalog.writeOnceFile(file);
   if (!bytes) throw new Error(`object ${answer.hash} is missing from objects/`);
+  const encoding = encodingFor(wanted, bytes.length);
+  const sent = encoding === 'identity' ? bytes : await catalog.bodies.compressed(`object:${answer.hash}`, encoding, async () => bytes);
   bodyHeaders(res, surface, answer, etag);
-  if (wanted === 'identity' || bytes.length < COMPRESS_MIN_BYTES) return finish(req, res, bytes, 'identity');
-  return finish(req, res, await catalog.compressed.get(`object:${answer.hash}`, wanted, async () => bytes), wanted);
+  return finish(req, res, sent, encoding);
 }

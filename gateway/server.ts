@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
-import { createApp } from './app.ts';
+import { createGateway } from './app.ts';
+import type { CatalogLimits, CatalogStats } from './catalog.ts';
+import type { WorkObserver } from './encoding.ts';
 import type { BuildStatus } from './health.ts';
 
 export interface ServerOptions {
@@ -28,6 +30,10 @@ export interface ServerOptions {
   siteUrl?: string;
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
+  /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
+  limits?: CatalogLimits;
+  /** Told of each assembly, compression and composition (the tests count them). */
+  observe?: WorkObserver;
   /** The builds this process runs, for `/healthz` (GatewayOptions.buildStatus). */
   buildStatus?: () => BuildStatus | null;
   /** The clock of `/healthz` (GatewayOptions.now); tests inject one. */
@@ -38,6 +44,8 @@ export interface ServerOptions {
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
+  /** What the caches hold against their bounds, and the work in progress. */
+  stats(): CatalogStats;
   /** Requests being answered now. */
   inFlight(): number;
   /**
@@ -156,10 +164,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
     const draining = drain(server);
-    server.on('request', createApp({ out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, buildStatus: options.buildStatus, now: options.now, log: options.log }));
+    const { app, catalog } = createGateway({
+      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
+      buildStatus: options.buildStatus, now: options.now, log: options.log,
+    });
+    server.on('request', app);
     let closing: Promise<void> | null = null;
     return {
       url,
+      stats: () => catalog.stats(),
       inFlight: () => draining.inFlight,
       close({ graceMs = 30_000 } = {}) {
         closing ??= (async () => {

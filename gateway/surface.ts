@@ -37,7 +37,7 @@ export type Answer =
    * `file`, when set, is a file under the output directory holding exactly these bytes (accel.ts).
    */
   | (AnswerHeaders & { readonly kind: 'bytes'; readonly bytes: Buffer; readonly identity: string; readonly etag?: string; readonly file?: string })
-  /** A StoredBody of a state root: streamed segment by segment; its ETag is the body's. */
+  /** A StoredBody of a state root: assembled from its chunks once and kept (catalog.ts); its ETag is the body's. */
   | (AnswerHeaders & { readonly kind: 'stored'; readonly body: StoredBody })
   /** A content-addressed object, with `.br`/`.gz` siblings when the build wrote them. ETag `W/"<hash>"` unless given. */
   | (AnswerHeaders & { readonly kind: 'object'; readonly hash: string; readonly etag?: string })

@@ -4,7 +4,7 @@
  * fails when a served row has neither, or an entry has no served row.
  */
 import { SERVED } from '../src/surfaces/registry.ts';
-import { advisoryMarkdown, latestBundle, openapiDocument, packageBadge, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
+import { advisoryDocument, latestBundle, openapiDocument, packageBadge, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
 import { toolServerHandler } from './mcp/transport.ts';
@@ -27,10 +27,14 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'advisory-feed': releaseDocument('advisory-feed'),
   'changes-feed': releaseDocument('changes-feed'),
   'package-markdown': releaseDocument('package-markdown'),
-  'advisory-markdown': advisoryMarkdown,
+  'advisory-markdown': advisoryDocument('advisory-markdown'),
   'llms-txt': releaseDocument('llms-txt'),
   'llms-full-txt': releaseDocument('llms-full-txt'),
   sitemap: releaseDocument('sitemap'),
+  'search-page': releaseDocument('search-page'),
+  'package-page': releaseDocument('package-page'),
+  'advisory-page': advisoryDocument('advisory-page'),
+  'changes-page': releaseDocument('changes-page'),
 };
 
 /** The handlers of the served rows that answer every method on their path themselves, by row id: the tool server (POST). */

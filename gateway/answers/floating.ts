@@ -95,10 +95,13 @@ export async function latestBundle({ release }: ResolveRequest): Promise<Answer 
 
 /**
  * A document of the release with no parameter but a package name (llms.txt, the sitemap, the
- * feeds, `/pkgs/{name}.md`): `name` is already the canonical spelling of a package at the tip
- * (params.ts), so `/pkgs/ZLIB.md` answers zlib's mirror, as `/api/pkgs/ZLIB.json` answers its record.
+ * feeds, `/pkgs/{name}.md`, the search, package and changes pages): `name` is already the
+ * canonical spelling of a package at the tip (params.ts), so `/pkgs/ZLIB.md` answers zlib's
+ * mirror and `/pkgs/ZLIB` its page, as `/api/pkgs/ZLIB.json` answers its record.
  */
-export function releaseDocument(id: 'advisory-feed' | 'changes-feed' | 'package-markdown' | 'llms-txt' | 'llms-full-txt' | 'sitemap') {
+export function releaseDocument(
+  id: 'advisory-feed' | 'changes-feed' | 'package-markdown' | 'llms-txt' | 'llms-full-txt' | 'sitemap' | 'search-page' | 'package-page' | 'changes-page',
+) {
   return async ({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> => {
     const current = await release();
     if (!current?.info.tip) return noCommitsFailure;
@@ -107,12 +110,17 @@ export function releaseDocument(id: 'advisory-feed' | 'changes-feed' | 'package-
   };
 }
 
-/** `/advisories/{id}.md`: the mirror of an advisory active at the tip; ids are exact (case matters, as in the catalog's file names). */
-export async function advisoryMarkdown({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> {
-  const current = await release();
-  if (!current?.info.tip) return noCommitsFailure;
-  const answer = await releaseFile(catalog, current, 'advisory-markdown', { id: params.id });
-  return answer ?? (writtenBy(current, 'advisory-markdown') ? unknownAdvisoryFailure(params.id) : notPublishedYetFailure);
+/**
+ * `/advisories/{id}.md` and `/advisories/{id}`: the mirror or the page of an advisory active at
+ * the tip; ids are exact (case matters, as in the catalog's file names).
+ */
+export function advisoryDocument(id: 'advisory-markdown' | 'advisory-page') {
+  return async ({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> => {
+    const current = await release();
+    if (!current?.info.tip) return noCommitsFailure;
+    const answer = await releaseFile(catalog, current, id, { id: params.id });
+    return answer ?? (writtenBy(current, id) ? unknownAdvisoryFailure(params.id) : notPublishedYetFailure);
+  };
 }
 
 /**

@@ -2,9 +2,9 @@
  * Resolvers of the sha-pinned rows, read from the commit's state root: `sha`/`base` are full
  * shas on the request's chain (params.ts) and the session gate has passed.
  */
-import { composeDiff } from '../../src/compose/diff.ts';
+import { composeDiff, type DiffSide } from '../../src/compose/diff.ts';
 import { serialize } from '../../src/serialize.ts';
-import { paths, readListing, type StateRoot } from '../../src/store/layout.ts';
+import { paths, type StateRoot } from '../../src/store/layout.ts';
 import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 async function stateOf({ catalog, params }: ResolveRequest, param = 'sha'): Promise<StateRoot> {
@@ -34,13 +34,19 @@ async function packageObject(request: ResolveRequest, member: 'deps' | 'versions
 export const packageDeps = (request: ResolveRequest) => packageObject(request, 'deps');
 export const packageVersions = (request: ResolveRequest) => packageObject(request, 'versions');
 
-/** A diff is composed on its first request (the build writes each commit's against its parent) and kept. */
-export async function diff({ catalog, params }: ResolveRequest): Promise<Answer> {
+/**
+ * The diff of a commit against its parent is the build's file; any other pair is composed on its
+ * first request from the two listing bundles and kept within the cache's cap (composed-store.ts).
+ */
+export async function diff(request: ResolveRequest): Promise<Answer> {
+  const { catalog, params } = request;
   const { sha, base } = params;
-  const body = await catalog.composed.get(paths.diff(catalog.out, sha, base), async () => {
-    const [baseListing, headListing] = await Promise.all([readListing(catalog.out, base), readListing(catalog.out, sha)]);
-    return baseListing && headListing ? Buffer.from(serialize(composeDiff(baseListing, headListing)), 'utf8') : null;
-  });
-  if (!body) throw new Error(`the listing of ${sha} or ${base} is missing from states/`);
+  const [head, older] = await Promise.all([stateOf(request), stateOf(request, 'base')]);
+  const compose = async () => {
+    const [baseListing, headListing] = await Promise.all([catalog.assembled(older.listing, { keep: false }), catalog.assembled(head.listing, { keep: false })]);
+    return Buffer.from(serialize(composeDiff(JSON.parse(baseListing.toString('utf8')) as DiffSide, JSON.parse(headListing.toString('utf8')) as DiffSide)), 'utf8');
+  };
+  const body = head.parent === base ? await catalog.composed.built(paths.diff(catalog.out, sha, base), compose) : await catalog.composed.get(paths.composedDiff(catalog.out, sha, base), compose);
+  if (!body) throw new Error(`the diff of ${sha} against ${base} could not be composed`);
   return { kind: 'bytes', bytes: body.bytes, etag: body.etag, identity: `diff:${sha}/${base}`, file: body.file };
 }

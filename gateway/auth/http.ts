@@ -41,6 +41,15 @@ export function isFormPost(req: Request): boolean {
 }
 
 /**
+ * True when a sign-in's failure goes back to a person as the HTML form: a form post from a
+ * browser, which prefers HTML. A script posting form fields with `Accept: application/json` or
+ * `*\/*` (curl, fetch) gets the JSON error, like a script posting JSON.
+ */
+export function wantsFormAnswer(req: Request): boolean {
+  return isFormPost(req) && req.accepts(['json', 'html']) === 'html';
+}
+
+/**
  * A `next` value that is safe to redirect to: a same-site path (`/...`, not `//host`, no
  * backslash or control character). Anything else gives `/`.
  */

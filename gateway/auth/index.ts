@@ -14,9 +14,9 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import session from 'express-session';
 import {
-  authRequired, badRequest, crossSiteRequest, invalidCredentials, methodNotAllowed, sessionStoreUnavailable, unsupportedMediaType,
+  authRequired, badRequest, crossSiteRequest, HttpError, invalidCredentials, methodNotAllowed, sessionStoreUnavailable, unsupportedMediaType,
 } from '../errors.ts';
-import { isFormPost, noContent, safeNext, seeOther, sendJson } from './http.ts';
+import { isFormPost, noContent, safeNext, seeOther, sendJson, wantsFormAnswer } from './http.ts';
 import { sendLoginPage } from './login-page.ts';
 import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts';
 import { UsersFile, verifyUser } from './users.ts';
@@ -184,6 +184,26 @@ export function createAuth(options: AuthOptions): Auth {
     asyncRoute(signOut),
   );
   router.all('/logout', otherMethods('POST'));
+  // A person whose form sign-in failed gets the form again, with the reason and what they typed
+  // (and the failure's status); scripts keep their JSON errors (the app's one error handler).
+  router.use(async (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST' || req.path !== '/login' || !(error instanceof HttpError) || !wantsFormAnswer(req) || res.headersSent) return next(error);
+    const body = (req.body ?? {}) as { username?: unknown; next?: unknown };
+    const loaded = users === null ? null : await users.get().catch(() => null);
+    const { 'Cache-Control': _cache, ...headers } = error.headers;
+    sendLoginPage(
+      res,
+      {
+        base: req.baseUrl,
+        next: safeNext(body.next),
+        usersConfigured: loaded !== null && loaded.users.size > 0,
+        error: error.message,
+        typedUsername: typeof body.username === 'string' ? body.username.slice(0, 64) : undefined,
+      },
+      error.status,
+      headers,
+    );
+  });
 
   const requireSession: RequestHandler = (req, _res, next) => {
     const check = async (): Promise<boolean> => {

@@ -16,6 +16,10 @@ export interface LoginPageOptions {
   readonly username?: string;
   /** False when no users file is configured: the page says how to add a user. */
   readonly usersConfigured: boolean;
+  /** Why the last sign-in failed (the form is shown again with it). */
+  readonly error?: string;
+  /** The username that was typed, kept in the form after a failure. */
+  readonly typedUsername?: string;
 }
 
 const STYLE = `
@@ -27,6 +31,7 @@ const STYLE = `
   button { margin-top: 1.5rem; font: inherit; padding: .5rem 1.25rem; border: 0; border-radius: 4px; background: #1a56b8; color: #fff; cursor: pointer; }
   code { font-size: .9em; }
   .note { color: #4a4a4a; font-size: .9rem; margin-top: 2rem; }
+  .error { border-left: 4px solid #a40e26; background: #fff0f0; color: #7a0b1c; padding: .5rem .75rem; margin-top: 1rem; }
 `;
 
 export function renderLoginPage(options: LoginPageOptions): string {
@@ -40,6 +45,11 @@ export function renderLoginPage(options: LoginPageOptions): string {
     ? ''
     : `<p role="alert">No users are configured on this gateway. An operator adds one with
       <code>pkgcat user add &lt;name&gt; --users &lt;file&gt;</code> and serves with <code>--users &lt;file&gt;</code>.</p>`;
+  const error = options.error
+    ? `<p class="error" role="alert" id="sign-in-error">${escapeHtml(options.error)}</p>`
+    : '';
+  const invalid = options.error ? ' aria-invalid="true" aria-describedby="sign-in-error"' : '';
+  const typed = options.typedUsername ? ` value="${escapeHtml(options.typedUsername)}"` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -52,13 +62,13 @@ export function renderLoginPage(options: LoginPageOptions): string {
 <body>
 <main>
 <h1>Sign in to pkgcat</h1>
-${status}${noUsers}
+${status}${noUsers}${error}
 <form method="post" action="${base}/login">
   <input type="hidden" name="next" value="${escapeHtml(options.next)}">
   <label for="username">Username</label>
-  <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" required>
+  <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" required${typed}${invalid}>
   <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
   <button type="submit">Sign in</button>
 </form>
 <p class="note">Signing in opens the commit-pinned bundles under <code>/api/pkgs/bundle/&lt;sha&gt;/</code>.
@@ -70,10 +80,14 @@ Scripts post <code>{"username": "…", "password": "…"}</code> as JSON to <cod
 `;
 }
 
-/** Sends the page: never cached, not framable, no script allowed. */
-export function sendLoginPage(res: Response, options: LoginPageOptions): void {
+/**
+ * Sends the page: never cached, not framable, no script allowed. After a failed form sign-in it is
+ * sent with the failure's status and headers (401, or 429 with Retry-After), and its message.
+ */
+export function sendLoginPage(res: Response, options: LoginPageOptions, status = 200, headers: Readonly<Record<string, string>> = {}): void {
   const html = renderLoginPage(options);
-  res.status(200);
+  res.status(status);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', CONTENT_TYPE.html);
   res.setHeader('Cache-Control', CACHE.auth);
   res.setHeader(

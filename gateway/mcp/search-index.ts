@@ -6,7 +6,6 @@
  */
 import { buildSearchIndex, type SearchIndex } from '../../src/compose/search.ts';
 import type { ListingBundle } from '../../src/schemas/wire.ts';
-import { assembleBody } from '../../src/store/layout.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Latest } from './reads.ts';
 
@@ -24,7 +23,7 @@ export class SearchIndexes {
   of({ release, root }: Latest): Promise<SearchIndex> {
     let index = this.#byRelease.get(release.id);
     if (!index) {
-      index = assembleBody(this.#catalog.out, root.listing).then((bytes) => buildSearchIndex(JSON.parse(bytes.toString('utf8')) as ListingBundle));
+      index = this.#catalog.assembled(root.listing, { keep: false }).then((bytes) => buildSearchIndex(JSON.parse(bytes.toString('utf8')) as ListingBundle));
       // A failed build (a release pruned under us) is not remembered; the next call retries.
       index.catch(() => this.#byRelease.delete(release.id));
       this.#byRelease.set(release.id, index);

@@ -33,9 +33,12 @@ export interface StaticSurface {
    * `_headers` path pattern (hostPathOf): the URL path with each parameter as a `:placeholder`
    * (one segment, on Netlify and Cloudflare Pages alike), or, for a parameter with text around it in
    * its segment, as a `*` splat keeping that text (`/pkgs/*.md`) when the splat matches no other
-   * row's files. Rows sharing one must have the same headers.
+   * row's files. Rows sharing one must have the same headers. Null for a page at a path with a
+   * parameter (`/pkgs/{name}`): a host rule for a path without an extension would match every
+   * other file of its folder (`/pkgs/:name` matches `/pkgs/zlib.md`), and hosts add up the headers
+   * of every rule that matches; the host's own headers serve it (text/html, from `.html`).
    */
-  readonly hostPath: string;
+  readonly hostPath: string | null;
   readonly contentType: string;
   readonly cacheControl: string;
   /**
@@ -49,12 +52,19 @@ export interface StaticSurface {
    * template parameters captured, `to` is the variant's URL template `file` with `$1`... in their place.
    */
   readonly variants: readonly { readonly parameter: string; readonly value: string; readonly file: string; readonly from: string; readonly to: string }[];
+  /**
+   * The file nginx serves for a matching URL (`try_files`): `$uri` when the public file is the URL
+   * path, else the page's file (`pageFileOf`).
+   */
+  readonly tryFile: string;
+  /** The files of `public/` it covers (paths with a leading slash). */
+  readonly filePattern: RegExp;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `^...$` matching the URL paths of `template`: each parameter one path segment or part of one, captured when asked. */
-const templateRegExp = (template: string, capture: boolean) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join(capture ? '([^/]+)' : '[^/]+')}$`;
+/** A path template as an anchored regular expression source (a parameter is one path segment, captured when asked). */
+const templateSource = (template: string, capture = false) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join(capture ? '([^/]+)' : '[^/]+')}$`;
 
 /** `template` with its parameters replaced by `$1`, `$2`... in order (an nginx `rewrite` replacement). */
 const numbered = (template: string) => {
@@ -70,11 +80,19 @@ const placeholdersOf = (template: string) =>
     .join('/');
 
 /**
- * The `_headers` pattern of the public URL template `path`. A placeholder takes a whole segment, so
+ * The public file of an HTML page at `path`: the path with `.html` (`/` is `/index.html`), which
+ * static hosts serve for the path without its extension (nginx through `try_files $uri.html`,
+ * Netlify and Cloudflare Pages and GitHub Pages by themselves), and with no redirect to a
+ * trailing slash, as a directory's `index.html` would get.
+ */
+export const pageFileOf = (path: string) => `${path === '/' ? '/index' : path}.html`;
+
+/**
+ * The `_headers` pattern of the URL template `path`. A placeholder takes a whole segment, so
  * `/pkgs/:name` would also match `/pkgs/advisories.xml` (and a page's `/pkgs/zlib`); a splat keeps
- * the text around the parameter (`/pkgs/*.md`) but may cross segments, so `/api/pkgs/*.json` would
- * also match `/api/pkgs/zlib/sbom.json`. The splat is taken when it matches no other public file's
- * path (`others`); else the placeholders.
+ * the text around the parameter (`/pkgs/*.md`) but may cross segments, so `/api/pkgs/*.json`
+ * would also match `/api/pkgs/zlib/sbom.json`. The splat is taken when it matches none of the
+ * `others` (the URL templates of every other public file); else the placeholders.
  */
 function hostPathOf(path: string, others: readonly string[]): string {
   const placeholders = placeholdersOf(path);
@@ -86,39 +104,56 @@ function hostPathOf(path: string, others: readonly string[]): string {
   return samples.some((sample) => hostPattern(splat).test(sample)) ? placeholders : splat;
 }
 
-/** The static rules of each public file of one registry row (its own, then its variants), whose public file is its URL path. */
-function staticSurfaces(row: SurfaceRow, allFiles: readonly string[]): StaticSurface[] {
-  const path = `/${row.publicFile}`;
-  if (path !== row.path) throw new Error(`static rules: ${row.id} is served from ${path}, not its URL ${row.path}`);
+/**
+ * The static rules of one registry row whose public file is its URL path, or its page file; then
+ * one for each of its variant files (registry.ts publicFileTemplates), each at its own URL path.
+ */
+function staticSurfaces(row: SurfaceRow, urls: readonly string[]): StaticSurface[] {
+  const path = row.path;
+  const file = `/${row.publicFile}`;
+  const page = file !== path;
+  if (page && file !== pageFileOf(path)) throw new Error(`static rules: ${row.id} is served from ${file}, neither its URL ${path} nor ${pageFileOf(path)}`);
   const files = publicFileTemplates(row);
-  const variantParameters = new Set(files.flatMap((file) => Object.keys(file.query)));
-  return files.map((file, index): StaticSurface => {
-    const url = `/${file.template}`;
-    const source = templateRegExp(url, false);
-    const own = index === 0;
+  if (page && files.length > 1) throw new Error(`static rules: ${row.id} is a page with variant files`);
+  const variantParameters = new Set(files.flatMap((variant) => Object.keys(variant.query)));
+  const fixed = templateParams(path).length === 0;
+  const own: StaticSurface = {
+    id: row.id,
+    source: row.source,
+    pattern: new RegExp(templateSource(path)),
+    nginxLocation: fixed ? `= ${path}` : `~ ${templateSource(path)}`,
+    hostPath: page && !fixed ? null : hostPathOf(path, urls),
+    contentType: row.contentType,
+    cacheControl: row.cacheControl,
+    // A variant file answers its own query; the rest of a request's query goes with it, unanswered.
+    gatewayQuery: (row.query ?? []).map((query) => query.name).filter((name) => !variantParameters.has(name)),
+    variants: files.slice(1).flatMap((variant) =>
+      Object.entries(variant.query).map(([parameter, value]) => ({
+        parameter,
+        value,
+        file: `/${variant.template}`,
+        from: templateSource(path, true),
+        to: numbered(`/${variant.template}`),
+      })),
+    ),
+    tryFile: !page ? '$uri' : fixed ? file : pageFileOf('$uri'),
+    filePattern: new RegExp(templateSource(file)),
+  };
+  const variants = files.slice(1).map(({ template, query }): StaticSurface => {
+    const url = `/${template}`;
     return {
-      id: own ? row.id : `${row.id}?${Object.entries(file.query).map(([name, value]) => `${name}=${value}`).join('&')}`,
-      source: row.source,
-      pattern: new RegExp(source),
-      nginxLocation: templateParams(url).length === 0 ? `= ${url}` : `~ ${source}`,
-      hostPath: hostPathOf(url, allFiles),
-      contentType: row.contentType,
-      cacheControl: row.cacheControl,
-      // A variant file answers its own query; the rest of a request's query goes with it, unanswered.
-      gatewayQuery: own ? (row.query ?? []).map((query) => query.name).filter((name) => !variantParameters.has(name)) : [],
-      variants: own
-        ? files.slice(1).flatMap((variant) =>
-            Object.entries(variant.query).map(([parameter, value]) => ({
-              parameter,
-              value,
-              file: `/${variant.template}`,
-              from: templateRegExp(url, true),
-              to: numbered(`/${variant.template}`),
-            })),
-          )
-        : [],
+      ...own,
+      id: `${row.id}?${Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&')}`,
+      pattern: new RegExp(templateSource(url)),
+      nginxLocation: templateParams(url).length === 0 ? `= ${url}` : `~ ${templateSource(url)}`,
+      hostPath: hostPathOf(url, urls),
+      gatewayQuery: [],
+      variants: [],
+      tryFile: '$uri',
+      filePattern: new RegExp(templateSource(url)),
     };
   });
+  return [own, ...variants];
 }
 
 /**
@@ -127,7 +162,7 @@ function staticSurfaces(row: SurfaceRow, allFiles: readonly string[]): StaticSur
  * a build matches no row.
  */
 const PUBLIC_ROWS = SERVED.filter((row) => row.publicFile !== undefined);
-const PUBLIC_URLS = PUBLIC_ROWS.flatMap((row) => publicFileTemplates(row).map((file) => `/${file.template}`));
+const PUBLIC_URLS = PUBLIC_ROWS.flatMap((row) => [row.path, ...publicFileTemplates(row).slice(1).map((file) => `/${file.template}`)]);
 export const STATIC_SURFACES: readonly StaticSurface[] = PUBLIC_ROWS.flatMap((row) => staticSurfaces(row, PUBLIC_URLS));
 
 /** Headers every anonymous file carries besides its Content-Type and Cache-Control (gateway/app.ts, gateway/send.ts). */
@@ -136,9 +171,14 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   Vary: 'Accept-Encoding',
 };
 
-/** The static row serving `urlPath` (a path of public/, with its leading slash), or null. */
+/** The static row serving the URL path `urlPath`, or null. */
 export function staticSurfaceOf(urlPath: string): StaticSurface | null {
   return STATIC_SURFACES.find((surface) => surface.pattern.test(urlPath)) ?? null;
+}
+
+/** The static row of the file `file` of public/ (with its leading slash), or null. */
+export function staticSurfaceOfFile(file: string): StaticSurface | null {
+  return STATIC_SURFACES.find((surface) => surface.filePattern.test(file)) ?? null;
 }
 
 /** The gateway's 404 for a name that is not in the catalog: its body shape (errors.ts) and negative cache (DECISIONS.md 8). */
@@ -245,7 +285,7 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
       `    gzip_types ${surface.contentType.split(';')[0].trim()};`,
       `    add_header Cache-Control ${quote(surface.cacheControl)};`,
       ...common(false),
-      `    try_files $uri ${miss};`,
+      `    try_files ${surface.tryFile} ${miss};`,
       '}',
       '',
     );
@@ -277,8 +317,9 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
 export function renderHeadersFile(): string {
   const rules = new Map<string, Record<string, string>>();
   const covering = (path: string) => [...rules.keys()].find((rule) => hostPattern(rule).test(path));
-  const placeholders = STATIC_SURFACES.filter((surface) => /[:*]/.test(surface.hostPath));
-  for (const surface of [...placeholders, ...STATIC_SURFACES.filter((surface) => !placeholders.includes(surface))]) {
+  const ruled = STATIC_SURFACES.filter((surface): surface is StaticSurface & { hostPath: string } => surface.hostPath !== null);
+  const placeholders = ruled.filter((surface) => /[:*]/.test(surface.hostPath));
+  for (const surface of [...placeholders, ...ruled.filter((surface) => !placeholders.includes(surface))]) {
     const headers = { 'Cache-Control': surface.cacheControl, 'Content-Type': surface.contentType, ...COMMON_HEADERS };
     const rule = covering(surface.hostPath);
     if (rule === undefined) rules.set(surface.hostPath, headers);

@@ -5,18 +5,20 @@
  *   <out>/objects/<2 hex>/<30 hex>      content-addressed bodies and chunks, write-once;
  *                                        `.br` and `.gz` siblings beside large served bodies
  *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
- *   <out>/diffs/<sha>/<base>.json        diff bodies, write-once (built for each commit against
- *                                        its parent; other pairs on first request)
+ *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
  *   <out>/releases/<id>/public/          the anonymous surfaces, servable by any static host
  *                                        (with `_headers`, the header rules for Netlify/Cloudflare Pages)
  *   <out>/releases/<id>/static/          header rules for nginx (src/http/static-rules.ts)
  *   <out>/current -> releases/<id>       swapped atomically (rename) when a build publishes
  *   <out>/build/                         the build's private state (checkpoints, temp files)
- *   <out>/cache/bodies/                  the gateway's X-Accel-Redirect mode: bodies that are no one
- *                                        file (bundles, compressed copies), written once on first request
+ *   <out>/cache/                         the gateway's, bounded by a size cap (least recently used
+ *                                        deleted first; gateway/disk-cache.ts); the build never writes here:
+ *   <out>/cache/diffs/<sha>/<base>.json    diffs of other pairs, composed on first request
  *   <out>/cache/sboms/<sha>/<key>.<format>.json
- *                                        sha-pinned SBOMs, composed on first request, write-once
+ *                                          sha-pinned and SPDX SBOMs, composed on first request
+ *   <out>/cache/bodies/                    the X-Accel-Redirect mode: bodies that are no one file
+ *                                          (bundles, compressed copies), written on first request
  */
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
@@ -139,6 +141,7 @@ export const paths = {
   object: (out: string, hash: string) => join(out, 'objects', hash.slice(0, 2), hash.slice(2)),
   states: (out: string) => join(out, 'states'),
   state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
+  /** The build's diff of a commit against its parent (`base`); write-once, never deleted. */
   diff: (out: string, sha: string, base: string) => join(out, 'diffs', sha, `${base}.json`),
   releases: (out: string) => join(out, 'releases'),
   release: (out: string, id: string) => join(out, 'releases', id),
@@ -164,7 +167,11 @@ export const paths = {
     nginx: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous.conf'),
     nginxGateway: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous-gateway.conf'),
   },
-  /** A sha-pinned SBOM, composed by the gateway on its first request and kept (write-once). */
+  /** The gateway's files, written on request and bounded by a size cap (gateway/disk-cache.ts). */
+  cache: (out: string) => join(out, 'cache'),
+  /** A diff of a pair the build did not write (any but a commit and its parent), composed on first request. */
+  composedDiff: (out: string, sha: string, base: string) => join(out, 'cache', 'diffs', sha, `${base}.json`),
+  /** A sha-pinned SBOM, composed by the gateway on its first request and kept. */
   sbom: (out: string, sha: string, key: string, format: string) => join(out, 'cache', 'sboms', sha, `${key}.${format}.json`),
   /** Bodies the gateway's X-Accel-Redirect mode writes once (gateway/accel.ts). */
   bodyCache: (out: string) => join(out, 'cache', 'bodies'),

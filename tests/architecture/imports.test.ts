@@ -3,7 +3,7 @@
  * source (static `import ... from`, `export ... from`, dynamic `import('...')`) is checked, and a
  * failure names the file, the line and the import:
  *
- * - src/compose/ and src/schemas/ (and the pure modules they use) do no I/O: no I/O module of
+ * - src/compose/, src/schemas/, src/site/ (and the pure modules they use) do no I/O: no I/O module of
  *   Node's, no relative import outside the pure set, and no clock, randomness, environment or
  *   arguments (`process`, `Date.now()`, `new Date()`, `Math.random()`, ...);
  * - src/ imports none of build/, gateway/, cli/, demo/, bench/, tests/ (src/cli/ excepted until
@@ -23,8 +23,8 @@ function areaOf(path: string): string {
   return path.split('/')[0]!;
 }
 
-/** Pure code: composition, the wire schemas, the surface registry and the HTTP tables, and the leaf modules they share with everyone (no I/O either). */
-const PURE_DIRS = ['src/compose/', 'src/schemas/', 'src/surfaces/', 'src/http/'];
+/** Pure code: composition, the wire schemas, the surface registry, the HTTP tables and the pages' view models, and the leaf modules they share with everyone (no I/O either). */
+const PURE_DIRS = ['src/compose/', 'src/schemas/', 'src/surfaces/', 'src/http/', 'src/site/'];
 const PURE_MODULES = ['src/grammar.ts', 'src/serialize.ts', 'src/quote.ts'];
 const isPure = (path: string) => PURE_DIRS.some((dir) => path.startsWith(dir)) || PURE_MODULES.includes(path);
 
@@ -164,6 +164,8 @@ describe('the scan itself (so that the test above cannot pass by seeing nothing)
       ['src/compose/x.ts', 'fs/promises'],
       ['src/schemas/x.ts', 'node:child_process'],
       ['src/compose/x.ts', '../store/layout.ts'],
+      ['src/site/x.ts', 'node:fs/promises'],
+      ['src/site/x.ts', '../store/layout.ts'],
       ['src/serialize.ts', 'node:os'],
       ['src/store/x.ts', '../../gateway/errors.ts'],
       ['src/http/x.ts', '../../build/build.ts'],
@@ -187,6 +189,7 @@ describe('the scan itself (so that the test above cannot pass by seeing nothing)
       ['src/compose/x.ts', 'ae-cvss-calculator'],
       ['src/store/x.ts', 'node:fs'],
       ['src/compose/x.ts', '../surfaces/registry.ts'],
+      ['src/site/x.ts', '../compose/diff.ts'],
       ['cli/x.ts', '../gateway/server.ts'],
       ['cli/x.ts', '../build/build.ts'],
       ['tests/gateway/x.ts', '../../gateway/app.ts'],

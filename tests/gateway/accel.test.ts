@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccelBodies, accelPrefix, etagKey } from '../../gateway/accel.ts';
+import { DiskCache } from '../../gateway/disk-cache.ts';
 import { currentReleaseId, paths, readJson } from '../../src/store/layout.ts';
 import { AT, buildFixture, type Fixture } from './fixtures.ts';
 import { expected, rawGet, startGateway, type Gateway } from './harness.ts';
@@ -160,11 +161,11 @@ describe('X-Accel-Redirect mode: sha-pinned', () => {
   it('redirects a diff to its file, and writes its compressed copies by ETag', async () => {
     const parent = fx.shas[fx.shas.length - 2];
     expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/diff/${parent}.json`, 'identity')).toBe(`diffs/${tip()}/${parent}.json`);
-    // A pair the build did not write: composed on this request, written, then sent from its file.
+    // A pair the build did not write: composed on this request, written under cache/, then sent from its file.
     const old = fx.shas[AT.import];
-    expect(existsSync(paths.diff(fx.out, tip(), old))).toBe(false);
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/diff/${old}.json`, 'identity')).toBe(`diffs/${tip()}/${old}.json`);
-    const body = await expected.diffFile(fx.out, tip(), old);
+    expect(existsSync(paths.composedDiff(fx.out, tip(), old))).toBe(false);
+    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/diff/${old}.json`, 'identity')).toBe(`cache/diffs/${tip()}/${old}.json`);
+    const body = await readFile(paths.composedDiff(fx.out, tip(), old));
     expect(body.length).toBeGreaterThanOrEqual(1024);
     expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/diff/${old}.json`, 'br')).toMatch(/^cache\/bodies\/[0-9a-f]{32}\.json\.br$/);
   });
@@ -193,11 +194,11 @@ describe('AccelBodies', () => {
       // `cache` is a file: no directory can be made under it, even by root.
       await writeFile(join(out, 'cache'), 'not a directory');
       const logged: string[] = [];
-      const bodies = new AccelBodies(out, '/_pkgcat', (line) => logged.push(line));
+      const bodies = new AccelBodies(out, '/_pkgcat', new DiskCache(paths.cache(out), 1 << 20, (line) => logged.push(line)));
       expect(await bodies.materialize('ab'.repeat(16), 'identity', async () => Buffer.from('{}'))).toBeNull();
       expect(await bodies.materialize('cd'.repeat(16), 'identity', async () => Buffer.from('{}'))).toBeNull();
       expect(logged).toHaveLength(1);
-      expect(logged[0]).toMatch(/cannot write .*cache\/bodies .*sent by the gateway itself/);
+      expect(logged[0]).toMatch(/cannot write under .*\/cache \(ENOTDIR\); bodies composed or assembled on request are served from memory/);
       await expect(bodies.materialize('ef'.repeat(16), 'br', async () => Promise.reject(new Error('object missing')))).rejects.toThrow('object missing');
     } finally {
       await rm(out, { recursive: true, force: true });

@@ -264,6 +264,47 @@ describe('sign-in', () => {
     }
   });
 
+  it('a form sign-in from a browser that fails shows the form again, with the reason, what was typed and where it was going', async () => {
+    const { base } = await startApp();
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const post = (fields: Record<string, string>, headers: Record<string, string> = browser) =>
+      fetch(`${base}/auth/login`, { method: 'POST', headers, body: new URLSearchParams(fields), redirect: 'manual' });
+    const wrong = await post({ username: 'alice', password: 'wrong', next: '/pkgs/curl' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(wrong.headers.get('cache-control')).toBe('private, no-store');
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    const html = await wrong.text();
+    expect(html).toContain('<p class="error" role="alert" id="sign-in-error">Unknown username or wrong password.</p>');
+    expect(html).toContain('<form method="post" action="/auth/login">');
+    expect(html).toContain('name="next" value="/pkgs/curl"');
+    expect(html).toContain('value="alice" aria-invalid="true"');
+    // What was typed is escaped, and an unsafe `next` is not kept.
+    const hostile = await (await post({ username: '"><script>x</script>', password: 'wrong', next: '//evil.example/' })).text();
+    expect(hostile).not.toContain('<script>x');
+    expect(hostile).toContain('name="next" value="/"');
+    // The same form fields from a script (fetch and curl send Accept: */*) keep the JSON error.
+    const script = await post({ username: 'alice', password: 'wrong' }, { accept: '*/*' });
+    expect(script.status).toBe(401);
+    expect(await script.json()).toEqual({ error: 'invalid_credentials', message: 'Unknown username or wrong password.' });
+    // Then the right password returns the person to the page they came from.
+    const right = await post({ username: 'alice', password: 'correct horse battery staple', next: '/pkgs/curl' });
+    expect(right.status).toBe(303);
+    expect(right.headers.get('location')).toBe('/pkgs/curl');
+  });
+
+  it('a form sign-in from a browser that is rate limited shows the form with the wait, and Retry-After', async () => {
+    const { base } = await startApp({ loginRateLimit: { limit: 1 } });
+    const post = () =>
+      fetch(`${base}/auth/login`, { method: 'POST', headers: { accept: 'text/html' }, body: new URLSearchParams({ username: 'alice', password: 'wrong' }), redirect: 'manual' });
+    expect((await post()).status).toBe(401);
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await limited.text()).toMatch(/role="alert" id="sign-in-error">Too many failed sign-in attempts; try again in \d+ seconds\.</);
+  });
+
   it('a wrong password gets 401 invalid_credentials, no cookie, never cached', async () => {
     const { base } = await startApp();
     for (const [username, password] of [

@@ -58,13 +58,19 @@ const ADVISORY = {
   database_specific: { severity: 'HIGH' },
 };
 
-/** Active at the tip: an advisory's surfaces (its mirror, the feed) have one to show. */
+/**
+ * Active at the tip: an advisory's surfaces (its page, its mirror, the feed) have one to show;
+ * curl reaches it through openssl, and every plugin through curl (the blast radius). Its summary
+ * carries markup characters, which every page must escape.
+ */
 const ACTIVE_ADVISORY = {
   id: 'PKGCAT-TEST-0002',
   modified: '2026-01-03T06:00:00Z',
   published: '2026-01-03T06:00:00Z',
-  summary: 'Certificate check bypass (fixture)',
+  summary: 'Certificate check skipped <on renegotiation> (fixture)',
+  details: 'A fixture advisory that stays active at the tip.\nIts summary carries markup characters, which every page must escape.',
   affected: [{ package: { name: 'openssl' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '3.0.1' }] }] }],
+  references: [{ type: 'ADVISORY', url: 'https://example.invalid/PKGCAT-TEST-0002' }],
   database_specific: { severity: 'MEDIUM' },
 };
 
@@ -110,7 +116,7 @@ export function collisionCommit(nonce: number): CatalogCommit {
 /** Long enough that curl's record is over the gateway's compression floor. */
 const CURL_DESCRIPTION = `curl is a command-line tool and library for transferring data with URLs. ${'It speaks many protocols. '.repeat(40)}`;
 
-/** c46 .. c53: free to change (the chain must stay longer than 50 commits for the limit rows). */
+/** c46 .. c54: free to change (the chain must stay longer than 50 commits for the limit rows). */
 export const TAIL_COMMITS: CatalogCommit[] = [
   ...Array.from({ length: 6 }, (_, index): CatalogCommit => ({
     message: `Upgrade SQLite to 3.45.${index + 1}\n`,

@@ -52,6 +52,7 @@ describe('GET /healthz', () => {
       tip: { sha: tip, pushedAt: hoursLater(0) },
       release: { id: await currentReleaseId(out), publishedAt: isoSeconds(publishedMs), ageSeconds: 90 },
       build: { running: false, waitingFor: null, lastFailure: null },
+      composed: { bytes: 0, files: 0, evictions: 0, maxBytes: 1024 * 1024 * 1024 },
     });
     expect(wireProblems('Health', reply.json())).toBeNull();
   });
@@ -74,6 +75,15 @@ describe('GET /healthz', () => {
     expect((await send(gateway.url, '/healthz')).json()).toMatchObject({ status: 'ok', build: null });
   });
 
+  it('counts the bodies composed on request that are kept on disk, against their cap', async () => {
+    const cookie = await gateway.signIn();
+    expect((await send(gateway.url, `/api/pkgs/bundle/${tip}/zlib/sbom.json?format=spdx`, { headers: { cookie } })).status).toBe(200);
+    const { composed } = (await send(gateway.url, '/healthz')).json<{ composed: Record<string, number> }>();
+    expect(composed).toMatchObject({ files: 1, evictions: 0, maxBytes: 1024 * 1024 * 1024 });
+    expect(composed.bytes).toBeGreaterThan(0);
+    expect(composed.bytes).toBe((await lstat(paths.sbom(out, tip, 'zlib', 'spdx'))).blocks * 512);
+  });
+
   it('answers HEAD with the headers and no body, and 405 to other methods', async () => {
     const head = await send(gateway.url, '/healthz', { method: 'HEAD' });
     expect(head.status).toBe(200);
@@ -91,7 +101,7 @@ describe('GET /healthz', () => {
       const reply = await send(empty.url, '/healthz');
       expect(reply.status).toBe(503);
       expect(reply.headers.get('cache-control')).toBe('no-store');
-      expect(reply.json()).toEqual({ status: 'no-release', tip: null, release: null, build: null });
+      expect(reply.json()).toEqual({ status: 'no-release', tip: null, release: null, build: null, composed: { bytes: 0, files: 0, evictions: 0, maxBytes: 1024 * 1024 * 1024 } });
     } finally {
       await empty.close();
     }

@@ -109,9 +109,10 @@ describe('SPEC.md Authentication 1-2: the cookie replayed on each sha-pinned rou
     }
   });
 
-  it('GET .../diff/{base}.json of any other pair is composed on first request and written once', async () => {
+  it('GET .../diff/{base}.json of any other pair is composed on first request and written once, under cache/', async () => {
     const [head, base] = [fx.tip, sha(AT.import)];
-    const file = paths.diff(fx.out, head, base);
+    expect(existsSync(paths.diff(fx.out, head, base))).toBe(false);
+    const file = paths.composedDiff(fx.out, head, base);
     expect(existsSync(file)).toBe(false);
     const first = await get(`/api/pkgs/bundle/${head}/diff/${base}.json`, { cookie });
     expect(first.status).toBe(200);
@@ -135,7 +136,7 @@ describe('SPEC.md Authentication 1-2: the cookie replayed on each sha-pinned rou
   it('a diff the gateway cannot write back is still served, from memory', async () => {
     const [head, base] = [sha(AT.zlibFixed), sha(AT.import)];
     // A file where the diff's directory would go: every write under it fails, whoever runs the test.
-    const blocked = dirname(paths.diff(fx.out, head, base));
+    const blocked = dirname(paths.composedDiff(fx.out, head, base));
     await rm(blocked, { recursive: true, force: true });
     await mkdir(dirname(blocked), { recursive: true });
     await writeFile(blocked, 'not a directory');

@@ -48,6 +48,9 @@ export const CACHE_CONTROL = {
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** The HTML pages (the search, detail, changes and advisory pages): HTML, naming its charset like every text type. */
+export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+
 /** SPEC.md "SBOM documents": the media types, with the charset every JSON body of ours carries. */
 export const CYCLONEDX_CONTENT_TYPE = 'application/vnd.cyclonedx+json; charset=utf-8';
 export const SPDX_CONTENT_TYPE = 'application/spdx+json; charset=utf-8';

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf } from '../../src/http/static-rules.ts';
+import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf, staticSurfaceOfFile } from '../../src/http/static-rules.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
-import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, JSON_CONTENT_TYPE, SVG_CONTENT_TYPE } from '../helpers/spec.ts';
+import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, HTML_CONTENT_TYPE, JSON_CONTENT_TYPE, SVG_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
 let release: string;
@@ -51,6 +51,8 @@ const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][]
   [/^\/llms(-full)?\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
   [/^\/sitemap\.xml$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.xml }],
   [/^\/api\/pkgs\/[^/]+\/badge(\.advisories)?\.svg$/, { cacheControl: CACHE_CONTROL.floating, contentType: SVG_CONTENT_TYPE }],
+  // DECISIONS.md 8: the HTML pages.
+  [/\.html$/, { cacheControl: CACHE_CONTROL.pages, contentType: HTML_CONTENT_TYPE }],
 ];
 
 describe('static host rules', () => {
@@ -58,9 +60,11 @@ describe('static host rules', () => {
     const root = paths.public(release);
     const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => `/${join(entry.parentPath, entry.name).slice(root.length + 1)}`);
     expect(files.length).toBeGreaterThan(10);
+    const pages = files.filter((file) => file.endsWith('.html'));
+    expect(pages).toEqual(expect.arrayContaining(['/index.html', '/changes.html', '/pkgs/curl.html', '/pkgs/llama.cpp.html', '/advisories/PKGCAT-TEST-0002.html']));
     for (const file of files) {
       if (file === '/_headers') continue;
-      const surface = staticSurfaceOf(file);
+      const surface = staticSurfaceOfFile(file);
       expect(surface, `${file} has a static rule`).not.toBeNull();
       const want = HEADERS_BY_FILE.find(([pattern]) => pattern.test(file));
       expect(want, `${file} is a known kind of file`).toBeDefined();
@@ -71,9 +75,13 @@ describe('static host rules', () => {
     }
     expect(files).toContain('/api/pkgs/zlib/badge.svg');
     expect(files).toContain('/api/pkgs/zlib/badge.advisories.svg');
-    expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.gatewayQuery).toEqual(['limit']);
     expect(staticSurfaceOf('/api/pkgs/zlib/badge.svg')!.gatewayQuery).toEqual(['style', 'label']);
     expect(staticSurfaceOf('/api/pkgs/zlib/badge.advisories.svg')!.gatewayQuery).toEqual([]);
+    // A page answers at its path without an extension, like its record's `page` link.
+    expect(staticSurfaceOf('/pkgs/llama.cpp')!.id).toBe('package-page');
+    expect(staticSurfaceOf('/')!.id).toBe('search-page');
+    expect(staticSurfaceOf('/advisories/PKGCAT-TEST-0002')!.id).toBe('advisory-page');
+    expect(staticSurfaceOf('/api/pkgs/recent-commits.json')!.gatewayQuery).toEqual(['limit']);
     expect(staticSurfaceOf('/api/pkgs/bundle/latest.json')).toBeNull();
     expect(staticSurfaceOf(`/api/pkgs/bundle/${fx.tip}.json`)).toBeNull();
   });
@@ -99,6 +107,12 @@ describe('static host rules', () => {
     const rewrite = 'if ($arg_metric = "advisories") { rewrite ^/api/pkgs/([^/]+)/badge\\.svg$ /api/pkgs/$1/badge.advisories.svg last; }';
     expect(standalone).toContain(rewrite);
     expect(standalone).not.toContain('$arg_style');
+    // A page is the file named like its path, with `.html`.
+    expect(standalone).toContain('location = / {');
+    expect(standalone).toContain('try_files /index.html @pkgcat_not_found;');
+    expect(standalone).toContain('try_files /changes.html @pkgcat_not_found;');
+    expect(standalone).toContain('location ~ ^/pkgs/[^/]+$ {');
+    expect(standalone).toContain('try_files $uri.html @pkgcat_not_found;');
     const withGateway = renderNginxRules({ flavour: 'gateway' });
     expect(withGateway).toContain('try_files $uri @pkgcat_gateway;');
     expect(withGateway).toContain('if ($arg_limit) { return 418; }');
@@ -131,12 +145,16 @@ describe('static host rules', () => {
       // A badge and its advisories variant (a file of its own, for static hosts that do not route on the query).
       '/api/pkgs/:name/badge.svg': rule(CACHE_CONTROL.floating, SVG_CONTENT_TYPE),
       '/api/pkgs/:name/badge.advisories.svg': rule(CACHE_CONTROL.floating, SVG_CONTENT_TYPE),
+      // The fixed pages, named exactly; a page at a path with a parameter (/pkgs/curl) has no rule,
+      // as no pattern can tell it from the other files of its folder: the host's own headers serve it.
+      '/changes': rule(CACHE_CONTROL.pages, HTML_CONTENT_TYPE),
+      '/': rule(CACHE_CONTROL.pages, HTML_CONTENT_TYPE),
     });
     // As the hosts match (`:name` one segment, `*` anything): every file matches exactly one rule.
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const hostPattern = (rule: string) => new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*'))).join('/')}$`);
     expect([...rules.keys()].filter((key) => hostPattern(key).test('/api/pkgs/openapi.json'))).toEqual(['/api/pkgs/:name', '/api/pkgs/openapi.json']);
-    for (const path of ['/api/pkgs/zlib/badge.svg', '/api/pkgs/zlib/badge.advisories.svg', '/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+    for (const path of ['/api/pkgs/zlib/badge.svg', '/api/pkgs/zlib/badge.advisories.svg', '/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/', '/changes']) {
       expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
     }
     expect(renderHeadersFile()).toContain('#   /api/pkgs/:name/badge.svg?metric=advisories -> /api/pkgs/:name/badge.advisories.svg\n');

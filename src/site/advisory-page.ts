@@ -1,0 +1,87 @@
+/**
+ * A page per advisory active at the latest state (`/advisories/{id}`, beyond SPEC.md): the
+ * advisory, the packages it affects directly (each with its version and the versions that fix
+ * it), and its blast radius: every package that reaches one of them through build and runtime
+ * dependencies, with the path. The paths are the transitive rollups' (DECISIONS.md 2: shortest,
+ * ties broken by name), so the page says what `/api/pkgs/bundle/{sha}/full.json` says.
+ */
+import { compareNames } from '../grammar.ts';
+import type { CommitInfo } from '../compose/types.ts';
+import type { PackageCard, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
+import { ADVISORY_PAGE_ID, advisoryHref, advisoryMarkdownHref, pageFrame, type PageFrame } from './frame.ts';
+import { plural } from './format.ts';
+import { advisoryRow, packageRef, type AdvisoryRow, type PackageRef } from './package-page.ts';
+
+export interface AffectedRow extends PackageRef {
+  readonly version: string;
+  readonly fixedIn: readonly string[];
+}
+
+export interface ReachRow extends PackageRef {
+  /** From the package to the directly affected one, both included. */
+  readonly path: readonly PackageRef[];
+}
+
+export interface AdvisoryPageView {
+  readonly kind: 'advisory';
+  readonly frame: PageFrame;
+  readonly advisory: AdvisoryRow;
+  readonly affected: readonly AffectedRow[];
+  readonly reached: readonly ReachRow[];
+  readonly summaryText: string;
+}
+
+export interface AdvisoryPagesInput {
+  readonly tip: CommitInfo;
+  /** Every package record at the tip. */
+  readonly records: Iterable<PackageRecord>;
+  /** Every transitive entry at the tip (any order). */
+  readonly transitive: Iterable<TransitiveAdvisory>;
+  readonly cards: ReadonlyMap<string, PackageCard>;
+  readonly siteUrl: string;
+}
+
+/** One view per advisory active at the tip, by id order. */
+export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[] {
+  const affected = new Map<string, { advisory: AdvisoryRow; rows: AffectedRow[] }>();
+  for (const record of input.records) {
+    for (const advisory of record.advisories) {
+      if (!ADVISORY_PAGE_ID.test(advisory.id)) continue;
+      const entry = affected.get(advisory.id) ?? { advisory: advisoryRow(advisory), rows: [] };
+      entry.rows.push({ ...packageRef(record.name, input.cards), version: record.version, fixedIn: advisory.fixedIn });
+      affected.set(advisory.id, entry);
+    }
+  }
+  const reached = new Map<string, ReachRow[]>();
+  for (const entry of input.transitive) {
+    if (!affected.has(entry.advisoryId)) continue;
+    const path = entry.culpritPath.map((name) => packageRef(name, input.cards));
+    const rows = reached.get(entry.advisoryId) ?? [];
+    rows.push({ ...path[0], path });
+    reached.set(entry.advisoryId, rows);
+  }
+  const byName = (a: PackageRef, b: PackageRef) => compareNames(a.name, b.name);
+  return [...affected.keys()].sort().map((id) => {
+    const { advisory, rows } = affected.get(id)!;
+    const reach = (reached.get(id) ?? []).sort((a, b) => a.path.length - b.path.length || byName(a, b));
+    const direct = rows.sort(byName);
+    const names = direct.map((row) => row.name).join(', ');
+    const path = advisoryHref(id)!;
+    return {
+      kind: 'advisory',
+      frame: pageFrame({
+        title: `${id} · pkgcat`,
+        description: `${advisory.summary ?? id}: affects ${names} directly and ${plural(reach.length, 'more package')} through dependencies.`,
+        path,
+        section: 'advisory',
+        tip: input.tip,
+        siteUrl: input.siteUrl,
+        alternates: [{ href: advisoryMarkdownHref(id), type: 'text/markdown', title: `${id} (markdown)` }],
+      }),
+      advisory,
+      affected: direct,
+      reached: reach,
+      summaryText: `Affects ${plural(direct.length, 'package')} directly; ${plural(reach.length, 'more package')} ${reach.length === 1 ? 'reaches' : 'reach'} ${direct.length === 1 ? 'it' : 'one of them'} through dependencies.`,
+    };
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Every HTML page of a release, as view models: what each page shows, computed from the bytes
+ * and items the build composed. The Astro templates (site/) only lay these out, so everything a
+ * page says is decided (and tested) here. Pure: no I/O, no clock.
+ */
+import { nameKey } from '../grammar.ts';
+import type { CommitChanges } from '../compose/documents.ts';
+import type { CommitInfo, VersionEvent } from '../compose/types.ts';
+import type { ListingBundle, PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
+import { advisoryPageViews, type AdvisoryPageView } from './advisory-page.ts';
+import { changesPageView, type ChangesPageView } from './changes-page.ts';
+import { packagePageView, type PackagePageView } from './package-page.ts';
+import { searchPageView, type SearchPageView } from './search-page.ts';
+
+export type PageView = SearchPageView | PackagePageView | AdvisoryPageView | ChangesPageView;
+export type { AdvisoryPageView, ChangesPageView, CommitChanges, PackagePageView, SearchPageView };
+
+/** What the pages of one release are made from (build/writers.ts gathers it). */
+export interface SiteInput {
+  readonly tip: CommitInfo;
+  /** The first-parent chain, newest first. */
+  readonly chain: readonly CommitInfo[];
+  readonly siteUrl: string;
+  /** The tip's listing bundle, as `/api/pkgs/bundle/{sha}.json` serves it. */
+  readonly listing: string;
+  /** The bytes of `/api/pkgs/{name}.json` of a package present at the tip, by name key. */
+  readonly envelope: (key: string) => string;
+  /** The package record at the tip, by name key (for the advisory pages). */
+  readonly record: (key: string) => PackageRecord;
+  /** Transitive entries at the tip, by the name key of the package they start at. */
+  readonly transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>;
+  /** Every version each package shipped up to the tip, oldest first, by name key. */
+  readonly history: ReadonlyMap<string, readonly VersionEvent[]>;
+  /** What each of the newest commits changed (composeDiff against its parent), newest first. */
+  readonly changes: readonly CommitChanges[];
+}
+
+/** Lookups every page kind shares, made once per release. */
+export interface SiteContext {
+  readonly input: SiteInput;
+  readonly bundle: ListingBundle;
+  readonly cards: ReadonlyMap<string, PackageCard>;
+  readonly advisories: ReadonlyMap<string, SlimAdvisory>;
+  readonly commits: ReadonlyMap<string, CommitInfo>;
+}
+
+export function siteContext(input: SiteInput): SiteContext {
+  const bundle = JSON.parse(input.listing) as ListingBundle;
+  const cards = new Map(bundle.packages.map((card) => [nameKey(card.name), card]));
+  const advisories = new Map<string, SlimAdvisory>();
+  for (const card of bundle.packages) for (const advisory of card.advisories) if (!advisories.has(advisory.id)) advisories.set(advisory.id, advisory);
+  return { input, bundle, cards, advisories, commits: new Map(input.chain.map((commit) => [commit.sha, commit])) };
+}
+
+export function searchPage(context: SiteContext): SearchPageView {
+  return searchPageView({ listing: context.input.listing, siteUrl: context.input.siteUrl });
+}
+
+/** The detail page of every package at the tip, in listing order. */
+export function* packagePages(context: SiteContext): Generator<PackagePageView> {
+  const { input } = context;
+  for (const card of context.bundle.packages) {
+    const key = nameKey(card.name);
+    yield packagePageView({
+      envelope: input.envelope(key),
+      transitive: input.transitive.get(key) ?? [],
+      history: input.history.get(key) ?? [],
+      cards: context.cards,
+      advisories: context.advisories,
+      commits: context.commits,
+      siteUrl: input.siteUrl,
+    });
+  }
+}
+
+export function advisoryPages(context: SiteContext): AdvisoryPageView[] {
+  const { input } = context;
+  // Only packages with an active advisory carry one in their record.
+  const affected = context.bundle.packages.filter((card) => card.advisories.length > 0).map((card) => input.record(nameKey(card.name)));
+  return advisoryPageViews({
+    tip: input.tip,
+    records: affected,
+    transitive: [...input.transitive.values()].flat(),
+    cards: context.cards,
+    siteUrl: input.siteUrl,
+  });
+}
+
+export function changesPage(context: SiteContext): ChangesPageView {
+  const { input } = context;
+  return changesPageView({
+    tip: input.tip,
+    changes: input.changes,
+    chain: input.chain,
+    cards: context.cards,
+    activeAdvisories: new Set(context.advisories.keys()),
+    siteUrl: input.siteUrl,
+  });
+}
