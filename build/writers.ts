@@ -78,6 +78,21 @@ function* publishedPackages(content: ReleaseContent): Iterable<{ key: string; na
 
 export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
 
+/** The tip's records, each parsed once per release on first use and shared by every writer (none changes them). */
+const parsedRecords = new WeakMap<ReleaseContent, Map<string, PackageRecord>>();
+
+function recordOf(content: ReleaseContent, key: string): PackageRecord | null {
+  let parsed = parsedRecords.get(content);
+  if (!parsed) parsedRecords.set(content, (parsed = new Map()));
+  let record = parsed.get(key);
+  if (!record) {
+    const text = content.records.get(key);
+    if (text === undefined) return null;
+    parsed.set(key, (record = JSON.parse(text) as PackageRecord));
+  }
+  return record;
+}
+
 /** Composed once per release, on first use: the documents' input, and the mirrors (llms-full.txt holds them all again). */
 const tips = new WeakMap<ReleaseContent, TipDocuments>();
 /** The transitive rollups parsed once per release (the documents and the pages read them). */
@@ -100,7 +115,7 @@ function tipOf(content: ReleaseContent): TipDocuments {
     tip = tipDocuments({
       commit: content.tip,
       siteUrl: content.siteUrl,
-      records: [...content.records.values()].map((text) => JSON.parse(text) as PackageRecord),
+      records: [...content.records.keys()].map((key) => recordOf(content, key)!),
       transitive: transitiveOf(content),
       history: content.history,
     });
@@ -152,7 +167,7 @@ function siteOf(content: ReleaseContent): SiteContext {
     siteUrl: content.siteUrl,
     listing: content.listing,
     envelope: (key) => envelopeOf(content, key),
-    record: (key) => JSON.parse(content.records.get(key)!) as PackageRecord,
+    record: (key) => recordOf(content, key)!,
     transitive: transitiveOf(content),
     history: content.history,
     changes: content.recentChanges,
@@ -178,21 +193,6 @@ async function* renderPages<View extends PageView>(
     if (rendering.length >= RENDER_WINDOW) yield await rendering.shift()!;
   }
   while (rendering.length > 0) yield await rendering.shift()!;
-}
-
-/** The tip's records parsed on first use (a closure walk visits few of them per package). */
-function recordLookup(records: ReadonlyMap<string, string>): (key: string) => PackageRecord | null {
-  const parsed = new Map<string, PackageRecord>();
-  return (key) => {
-    let record = parsed.get(key);
-    if (!record) {
-      const text = records.get(key);
-      if (text === undefined) return null;
-      record = JSON.parse(text) as PackageRecord;
-      parsed.set(key, record);
-    }
-    return record;
-  };
 }
 
 /**
@@ -235,8 +235,8 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     const row = surface('package-badge');
     const files = publicFileTemplates(row).map((file) => ({ query: file.query, options: badgeOptions(resolveQuery(row, file.query)) }));
     const drawn = new Map<string, string>();
-    for (const { name, record } of publishedPackages(content)) {
-      const source = JSON.parse(record) as BadgeSource;
+    for (const { key, name } of publishedPackages(content)) {
+      const source: BadgeSource = recordOf(content, key)!;
       for (const { query, options } of files) {
         const face = badgeFace(source, options.metric, options.label);
         const key = `${options.style}\u0000${face.label}\u0000${face.message}\u0000${face.color}`;
@@ -289,11 +289,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
    * the same bytes as the sha-pinned SBOM at the tip (src/compose/sbom/).
    */
   'package-sbom': async function* (content) {
-    const lookup = recordLookup(content.records);
     const cache: ComponentCache = new WeakMap();
-    for (const [key, name] of content.names) {
-      if (isReservedName(name)) continue;
-      const closure = await packageClosure(lookup, key);
+    for (const { key, name } of publishedPackages(content)) {
+      const closure = await packageClosure((dependency) => recordOf(content, dependency), key);
       if (!closure) continue;
       const pinnedUrl = content.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: content.tip.sha, name });
       yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, pinnedUrl, cache)) };

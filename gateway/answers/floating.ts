@@ -18,7 +18,7 @@ import { noCommitsFailure, notPublishedYetFailure, unknownAdvisoryFailure, type 
  * has one), as an Answer; null when the release has no such file. A published release never
  * changes, so its files are kept in memory like the write-once objects.
  */
-async function releaseFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}, query: QueryValues = {}): Promise<Answer | null> {
+export async function releaseFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}, query: QueryValues = {}): Promise<Answer | null> {
   const file = fillTemplate(publicFileFor(surface(id), query), params);
   const path = join(paths.public(release.dir), file);
   const bytes = await catalog.writeOnceFile(path);

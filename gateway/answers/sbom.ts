@@ -5,7 +5,6 @@
  * the same function and the same site address (the release's), so the floating body equals the
  * pinned body at the tip, byte for byte.
  */
-import { join } from 'node:path';
 import { nameKey } from '../../src/grammar.ts';
 import { CONTENT_TYPE } from '../../src/http/content-types.ts';
 import { composeSbom, type SbomFormat } from '../../src/compose/sbom/index.ts';
@@ -14,6 +13,7 @@ import { paths } from '../../src/store/layout.ts';
 import { fillTemplate, surface } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
+import { releaseFile } from './floating.ts';
 import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 const formatOf = (request: ResolveRequest): SbomFormat => (request.query.format === 'spdx' ? 'spdx' : 'cyclonedx');
@@ -57,9 +57,8 @@ export async function floatingSbom(request: ResolveRequest): Promise<Answer | Fa
   if (format === 'cyclonedx') {
     // The build writes it into the release; a release of a commit seconds old may not have it yet
     // (build/publish.ts publishes these documents right after the JSON surfaces): then it is composed.
-    const path = join(paths.public(release.dir), fillTemplate(surface('package-sbom').publicFile!, { name: params.name }));
-    const bytes = await catalog.writeOnceFile(path);
-    if (bytes) return { kind: 'bytes', bytes, identity: `release:${release.id}:sbom:${params.name}`, file: path, contentType: CONTENT_TYPE.cyclonedx };
+    const file = await releaseFile(catalog, release, 'package-sbom', { name: params.name });
+    if (file) return file;
   }
   const answer = await composedSbom(catalog, release, release.info.tip.sha, nameKey(params.name), format);
   if (!answer) return unknownPackageFailure(params.name);
