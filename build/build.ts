@@ -8,7 +8,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
-import type { DiffSide } from '../src/compose/diff.ts';
 import {
   LAYOUT_VERSION, assembleBody, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
@@ -172,10 +171,10 @@ async function buildLocked(
 
   const progress = options.progress === false ? { tick() {}, stop() {} } : createProgress(logged.length, 'pkgcat build');
   const diagnostics: Diagnostic[] = [];
+  const backlog = new WriteBacklog(BACKLOG_COMMITS);
   let composed = 0;
-  /** The sha whose cards the composer holds, for diffing the next commit against its parent cheaply. */
-  let composedSha: string | null = resume?.sha ?? null;
-  let composedCards: DiffSide | null = null;
+  /** The commit whose state the composer holds, for diffing the next commit against its parent cheaply. */
+  let composedCommit: CommitInfo | null = resume ? (known.get(resume.sha) ?? (await readStateRoot(out, resume.sha))?.commit ?? null) : null;
 
   for (let index = 0; index < logged.length; index++) {
     const commit = logged[index];
@@ -194,19 +193,35 @@ async function buildLocked(
     // (again, for a commit already built: the spaced ones are few).
     const checkpointHere = checkpoints.spaced(commit.sha) && !checkpoints.has(commit.sha);
     if (!built || checkpointHere) {
-      const parentSide = built || commit.parent === null ? null : composedSha === commit.parent && composedCards ? composedCards : await readListing(out, commit.parent);
+      const composedParent = commit.parent !== null && composedCommit?.sha === commit.parent ? composedCommit : null;
       const bodies = await composer.compose(state, store);
-      composedCards = composer.diffSide(info);
-      composedSha = commit.sha;
+      composedCommit = info;
       if (!built) {
-        if (commit.parent !== null && parentSide) {
-          await writeFileAtomic(paths.diff(out, commit.sha, commit.parent), serialize(composeDiff(parentSide, composedCards)));
+        let diff: string | null = null;
+        if (commit.parent !== null) {
+          if (composedParent) diff = serialize(composer.diffOfLastCompose(composedParent, info));
+          else {
+            await backlog.drain();
+            const parentListing = await readListing(out, commit.parent);
+            if (parentListing) diff = serialize(composeDiff(parentListing, composer.diffSide(info)));
+          }
         }
-        const root: StateRootFile = { layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics };
-        await writeFileAtomic(paths.state(out, commit.sha), serialize(root));
+        const root = serialize({ layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics } satisfies StateRootFile);
+        // The state root names this commit's objects: it is written once they are on disk.
+        const parent = commit.parent;
+        await backlog.add(
+          store.settled().then(async () => {
+            if (diff !== null && parent !== null) await writeFileAtomic(paths.diff(out, commit.sha, parent), diff);
+            await writeFileAtomic(paths.state(out, commit.sha), root);
+          }),
+        );
         composed += 1;
       }
-      if (checkpointHere) await checkpoints.save({ layout: LAYOUT_VERSION, sha: commit.sha, model: model.snapshot(), composer: composer.snapshot() });
+      if (checkpointHere) {
+        // A checkpoint says every commit up to it is built.
+        await backlog.drain();
+        await checkpoints.save({ layout: LAYOUT_VERSION, sha: commit.sha, model: model.snapshot(), composer: composer.snapshot() });
+      }
     }
     progress.tick();
   }
@@ -214,7 +229,9 @@ async function buildLocked(
 
   // Bring the composer up to the tip even if every commit was already built (e.g. a resumed,
   // interrupted publish): the public files are rendered from its items.
-  if (composedSha !== tip) await composer.compose(model.state(), store);
+  if (composedCommit?.sha !== tip) await composer.compose(model.state(), store);
+  await backlog.drain();
+  await store.settled();
 
   const tipState = model.state();
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
@@ -243,6 +260,34 @@ async function buildLocked(
   });
   await checkpoints.prune();
   return { tip, commits: chain.length, composed, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId, diagnostics };
+}
+
+/** Commits whose files may still be being written while the next ones compose. */
+const BACKLOG_COMMITS = 8;
+
+/**
+ * The writes of the last few commits, running while the next ones compose (the thread pool
+ * writes while the main thread composes). A failed write fails the build at the next add or drain.
+ */
+class WriteBacklog {
+  readonly #limit: number;
+  #queue: Promise<void>[] = [];
+  #failure: { error: unknown } | null = null;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  async add(write: Promise<void>): Promise<void> {
+    this.#queue.push(write.catch((error: unknown) => void (this.#failure ??= { error })));
+    if (this.#queue.length > this.#limit) await this.#queue.shift();
+    if (this.#failure) throw this.#failure.error;
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.#queue.splice(0));
+    if (this.#failure) throw this.#failure.error;
+  }
 }
 
 /** Diff stats of the shipping events, one `git diff` per previous-ship commit. */

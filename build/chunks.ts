@@ -34,8 +34,12 @@ export class ChunkedCollection<T> {
   readonly items = new Map<string, T>();
   private readonly render: (entries: [string, T][]) => string;
   private readonly dirty = new Set<string>();
-  /** Chunks of the last flush, by their key list. */
-  private previous = new Map<string, string | null>();
+  /** The chunks of the current keys, in key order, each with its object (null: empty; undefined: not stored yet). */
+  private layout: { keys: string[]; object: string | null | undefined }[] = [];
+  /** The index in `layout` of each key's chunk. */
+  private readonly chunkOf = new Map<string, number>();
+  /** Whether a key came or went since the layout was cut (a commit usually only changes items). */
+  private keysChanged = true;
 
   constructor(render: (entries: [string, T][]) => string, items?: Iterable<[string, T]>) {
     this.render = render;
@@ -43,32 +47,50 @@ export class ChunkedCollection<T> {
   }
 
   set(key: string, item: T | null): void {
+    const had = this.items.has(key);
     if (item === null) this.items.delete(key);
     else this.items.set(key, item);
+    if (had !== (item !== null)) this.keysChanged = true;
     this.dirty.add(key);
   }
 
-  /** Writes the chunks that changed and returns every non-empty chunk, in key order. */
+  /**
+   * Writes the chunks that changed and returns every non-empty chunk, in key order. Costs what
+   * changed: the key order and the cut are kept until a key comes or goes.
+   */
   async flush(store: ObjectStore): Promise<ChunkRef[]> {
+    if (this.keysChanged) this.cut();
+    const stale = new Set<number>();
+    this.layout.forEach((chunk, index) => {
+      if (chunk.object === undefined) stale.add(index);
+    });
+    for (const key of this.dirty) {
+      const index = this.chunkOf.get(key);
+      if (index !== undefined) stale.add(index);
+    }
+    for (const index of stale) {
+      const chunk = this.layout[index];
+      const text = this.render(chunk.keys.map((key) => [key, this.items.get(key)!]));
+      chunk.object = text === '' ? null : await store.put(text);
+    }
+    this.dirty.clear();
+    return this.layout.flatMap((chunk) => (chunk.object ? [{ first: chunk.keys[0], object: chunk.object }] : []));
+  }
+
+  /** Cuts the keys into chunks, keeping the object of every chunk whose key list is unchanged. */
+  private cut(): void {
+    const previous = new Map(this.layout.map((chunk) => [chunk.keys.join('\n'), chunk.object]));
     const keys = [...this.items.keys()].sort();
-    const refs: ChunkRef[] = [];
-    const current = new Map<string, string | null>();
+    this.layout = [];
+    this.chunkOf.clear();
     let start = 0;
     for (let index = 0; index < keys.length; index++) {
       if (index < keys.length - 1 && !endsChunk(keys[index])) continue;
       const chunkKeys = keys.slice(start, index + 1);
       start = index + 1;
-      const signature = chunkKeys.join('\n');
-      let object = this.previous.get(signature);
-      if (object === undefined || chunkKeys.some((key) => this.dirty.has(key))) {
-        const text = this.render(chunkKeys.map((key) => [key, this.items.get(key)!]));
-        object = text === '' ? null : await store.put(text);
-      }
-      current.set(signature, object);
-      if (object !== null) refs.push({ first: chunkKeys[0], object });
+      for (const key of chunkKeys) this.chunkOf.set(key, this.layout.length);
+      this.layout.push({ keys: chunkKeys, object: previous.get(chunkKeys.join('\n')) });
     }
-    this.previous = current;
-    this.dirty.clear();
-    return refs;
+    this.keysChanged = false;
   }
 }

@@ -11,7 +11,8 @@ import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts'
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
 import { allCategories, listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
-import type { DiffSide } from '../src/compose/diff.ts';
+import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
+import type { Diff } from '../src/schemas/wire.ts';
 import type { PackageCard } from '../src/compose/package.ts';
 import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { contentEtag } from '../src/store/hash.ts';
@@ -65,6 +66,8 @@ export class Composer {
   private advisoryMapObject: StoredValue | null = null;
   /** Parsed cards, for diffs (filled lazily after a restore). */
   private readonly cardObjects = new Map<string, PackageCard>();
+  /** The cards the last composition changed: before (null: absent) and after (null: gone). */
+  private readonly cardChanges = new Map<string, { before: PackageCard | null; after: PackageCard | null }>();
   /** Keys whose record this process composed anew (the build checks their published envelopes in full). */
   readonly recomposedRecords = new Set<string>();
   /** Byte lengths of chunk objects, for Content-Length. */
@@ -126,13 +129,17 @@ export class Composer {
     const everything = (...maps: Iterable<string>[]) => new Set(maps.flatMap((keys) => [...keys]));
 
     const recordKeys = all ? everything(state.packages.keys(), this.records.items.keys()) : this.dirtyRecords;
+    this.cardChanges.clear();
     for (const key of recordKeys) {
       const present = state.packages.has(key);
       const record = present ? serialize(composeRecord(state, analysis, key)) : null;
       if (record !== null && record !== this.records.items.get(key)) this.recomposedRecords.add(key);
       this.records.set(key, record);
       const card = present ? composeCard(state, analysis, key) : null;
-      this.cards.set(key, card && serialize(card));
+      const text = card && serialize(card);
+      const before = this.cards.items.get(key);
+      if (text !== (before ?? null)) this.cardChanges.set(key, { before: before === undefined ? null : this.cardObject(key, before), after: card });
+      this.cards.set(key, text);
       if (card) this.cardObjects.set(key, card);
       else this.cardObjects.delete(key);
     }
@@ -199,12 +206,27 @@ export class Composer {
   /** The diff's view of the last composed state. */
   diffSide(commit: CommitInfo): DiffSide {
     const packages: PackageCard[] = [];
-    for (const [key, text] of this.cards.items) {
-      let card = this.cardObjects.get(key);
-      if (!card) this.cardObjects.set(key, (card = JSON.parse(text) as PackageCard));
-      packages.push(card);
-    }
+    for (const [key, text] of this.cards.items) packages.push(this.cardObject(key, text));
     return { commitSha: commit.sha, pushedAt: commit.pushedAt, packages };
+  }
+
+  /**
+   * The diff from the state composed before the last one (`base`) to the last one (`head`). A
+   * package whose card did not change adds nothing to a diff, so the diff of the changed cards
+   * alone is the whole diff, at the cost of what the commit changed rather than of the catalog.
+   */
+  diffOfLastCompose(base: CommitInfo, head: CommitInfo): Diff {
+    const changes = [...this.cardChanges.values()];
+    return composeDiff(
+      { commitSha: base.sha, pushedAt: base.pushedAt, packages: changes.flatMap(({ before }) => (before ? [before] : [])) },
+      { commitSha: head.sha, pushedAt: head.pushedAt, packages: changes.flatMap(({ after }) => (after ? [after] : [])) },
+    );
+  }
+
+  private cardObject(key: string, text: string): PackageCard {
+    let card = this.cardObjects.get(key);
+    if (!card) this.cardObjects.set(key, (card = JSON.parse(text) as PackageCard));
+    return card;
   }
 
   private async flush(collection: ChunkedCollection<string>, store: ObjectStore): Promise<ChunkRef[]> {

@@ -4,8 +4,10 @@
  * leaves a partial object where a reader could find it.
  */
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { paths } from '../src/store/layout.ts';
@@ -16,20 +18,23 @@ import { paths } from '../src/store/layout.ts';
  */
 export const PRECOMPRESS_MIN_BYTES = 4096;
 
-export function brotli(bytes: Buffer): Buffer {
-  return brotliCompressSync(bytes, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-  });
-}
+const BROTLI_OPTIONS = (length: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: length } });
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzipCallback);
 
-export function gzip(bytes: Buffer): Buffer {
-  return gzipSync(bytes, { level: 9 });
-}
-
+/**
+ * Objects are written in the background: put() returns the hash at once and the build goes on
+ * composing while the thread pool writes (and compresses) the bytes. `settled()` resolves when
+ * what was put so far is on disk; the build awaits it before writing a state root that names
+ * those objects, so a state on disk never names a missing object.
+ */
 export class ObjectStore {
   private readonly out: string;
   /** Byte length of every object this build wrote or looked at. */
   private readonly known = new Map<string, number>();
+  /** Object directories (`objects/ab/`) known to exist. */
+  private readonly directories = new Map<string, Promise<unknown>>();
+  private pending: Promise<void>[] = [];
   /** Objects written by this build (for the benchmark's figures). */
   written = 0;
 
@@ -42,17 +47,34 @@ export class ObjectStore {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const hash = contentHash(bytes);
     if (this.known.has(hash)) return hash;
+    this.known.set(hash, bytes.length);
     const file = paths.object(this.out, hash);
     if (!existsSync(file)) {
-      if (options.served && bytes.length >= PRECOMPRESS_MIN_BYTES) {
-        await writeFileAtomic(`${file}.br`, brotli(bytes));
-        await writeFileAtomic(`${file}.gz`, gzip(bytes));
-      }
-      await writeFileAtomic(file, bytes);
       this.written += 1;
+      this.pending.push(this.write(file, bytes, options.served === true && bytes.length >= PRECOMPRESS_MIN_BYTES));
     }
-    this.known.set(hash, bytes.length);
     return hash;
+  }
+
+  private async write(file: string, bytes: Buffer, precompress: boolean): Promise<void> {
+    const directory = dirname(file);
+    let made = this.directories.get(directory);
+    if (!made) this.directories.set(directory, (made = mkdir(directory, { recursive: true })));
+    await made;
+    const options = { directoryExists: true };
+    if (precompress) {
+      const [br, gz] = await Promise.all([brotliAsync(bytes, BROTLI_OPTIONS(bytes.length)), gzipAsync(bytes, { level: 9 })]);
+      await Promise.all([writeFileAtomic(`${file}.br`, br, options), writeFileAtomic(`${file}.gz`, gz, options)]);
+    }
+    // The object last: its siblings exist whenever it does.
+    await writeFileAtomic(file, bytes, options);
+  }
+
+  /** Resolves when every object put so far is on disk (rejects if a write failed). */
+  async settled(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    await Promise.all(pending);
   }
 
   /** The byte length of a stored object. */

@@ -5,7 +5,7 @@
 import { compareNames, nameKey } from '../grammar.ts';
 import { severityOf } from './severity.ts';
 import { isAffected, isWithdrawn } from './versions.ts';
-import type { CatalogState, OsvRecord, Severity } from './types.ts';
+import type { CatalogState, OsvRecord, PackageState, Severity } from './types.ts';
 
 export interface AdvisoryFacts {
   severity: Severity;
@@ -35,30 +35,62 @@ export function namedPackages(osv: OsvRecord): string[] {
   return [...names];
 }
 
+/**
+ * What analyze derives from one advisory or one manifest alone, kept per object: a build analyzes
+ * every commit, and from one commit to the next nearly every advisory and manifest is the same
+ * object (the model replaces only what a commit changed). Memoized pure functions, so the result
+ * is what the plain computation gives.
+ */
+interface AdvisoryMemo {
+  withdrawn: boolean;
+  named: string[];
+  severity: ReturnType<typeof severityOf>;
+  /** isAffected by package key and version. */
+  affected: Map<string, boolean>;
+}
+const advisoryMemos = new WeakMap<OsvRecord, AdvisoryMemo>();
+/** A manifest's dependency names (build and runtime) as sorted, distinct name keys. */
+const dependencyKeys = new WeakMap<PackageState['manifest'], string[]>();
+
+function advisoryMemo(osv: OsvRecord): AdvisoryMemo {
+  let memo = advisoryMemos.get(osv);
+  if (!memo) advisoryMemos.set(osv, (memo = { withdrawn: isWithdrawn(osv), named: namedPackages(osv), severity: severityOf(osv), affected: new Map() }));
+  return memo;
+}
+
+function affects(osv: OsvRecord, memo: AdvisoryMemo, key: string, version: string): boolean {
+  const which = `${key}\0${version}`;
+  let affected = memo.affected.get(which);
+  if (affected === undefined) memo.affected.set(which, (affected = isAffected(osv, key, version)));
+  return affected;
+}
+
 export function analyze(state: CatalogState): CatalogAnalysis {
   const activeIds = new Map<string, string[]>();
   const advisories = new Map<string, AdvisoryFacts>();
   for (const osv of state.advisories.values()) {
-    if (isWithdrawn(osv)) continue;
+    const memo = advisoryMemo(osv);
+    if (memo.withdrawn) continue;
     const activeOn: string[] = [];
-    for (const key of namedPackages(osv)) {
+    for (const key of memo.named) {
       const pkg = state.packages.get(key);
-      if (pkg && isAffected(osv, key, pkg.manifest.version)) {
+      if (pkg && affects(osv, memo, key, pkg.manifest.version)) {
         activeOn.push(pkg.manifest.name);
         const ids = activeIds.get(key) ?? [];
         ids.push(osv.id);
         activeIds.set(key, ids);
       }
     }
-    if (activeOn.length > 0) advisories.set(osv.id, { ...severityOf(osv), activeOn: activeOn.sort(compareNames) });
+    if (activeOn.length > 0) advisories.set(osv.id, { ...memo.severity, activeOn: activeOn.sort(compareNames) });
   }
   for (const ids of activeIds.values()) ids.sort();
 
   const edges = new Map<string, string[]>();
   const dependents = new Map<string, string[]>();
   for (const [key, pkg] of state.packages) {
-    const deps = new Set([...pkg.manifest.dependencies.build, ...pkg.manifest.dependencies.runtime].map(nameKey));
-    edges.set(key, [...deps].filter((dep) => state.packages.has(dep)).sort());
+    let deps = dependencyKeys.get(pkg.manifest);
+    if (!deps) dependencyKeys.set(pkg.manifest, (deps = [...new Set([...pkg.manifest.dependencies.build, ...pkg.manifest.dependencies.runtime].map(nameKey))].sort()));
+    edges.set(key, deps.filter((dep) => state.packages.has(dep)));
     for (const dep of deps) {
       const list = dependents.get(dep) ?? [];
       list.push(key);
