@@ -18,6 +18,8 @@ if (!values.repo || !values.out) {
 }
 
 let logLines = 0;
+/** When each release went live, from the start of buildCatalog. */
+const live: { releaseId: string; complete: boolean; seconds: number }[] = [];
 const started = performance.now();
 const result = await buildCatalog({
   repo: resolve(values.repo),
@@ -26,6 +28,7 @@ const result = await buildCatalog({
   log: () => {
     logLines += 1;
   },
+  onLive: (releaseId, complete) => live.push({ releaseId, complete, seconds: (performance.now() - started) / 1000 }),
 });
 const buildSeconds = (performance.now() - started) / 1000;
 
@@ -38,6 +41,7 @@ process.stdout.write(
     diagnostics: result.diagnostics.length,
     logLines,
     buildSeconds,
+    live,
     maxRssKiB: process.resourceUsage().maxRSS,
   })}\n`,
 );

@@ -37,6 +37,11 @@ export interface BuildOptions {
    * once, with its pid) instead of failing. A lock of a process that died is taken over either way.
    */
   waitForLock?: (holder: number | null) => void;
+  /**
+   * Told when a release goes live (`current` switched to it): first the one with the JSON surfaces
+   * (`complete` false), then the one with every surface. For the benchmark's timings.
+   */
+  onLive?: (releaseId: string, complete: boolean) => void;
   /** Commits between spaced checkpoints (checkpoints.ts SPACINGS); tests make them short. */
   checkpointSpacings?: readonly number[];
 }
@@ -172,7 +177,8 @@ async function buildLocked(
   const progress = options.progress === false ? { tick() {}, stop() {} } : createProgress(logged.length, 'pkgcat build');
   const diagnostics: Diagnostic[] = [];
   const backlog = new WriteBacklog(BACKLOG_COMMITS);
-  let composed = 0;
+  /** The commits this run composed and wrote a state for. */
+  const writtenStates: string[] = [];
   /** The commit whose state the composer holds, for diffing the next commit against its parent cheaply. */
   let composedCommit: CommitInfo | null = resume ? (known.get(resume.sha) ?? (await readStateRoot(out, resume.sha))?.commit ?? null) : null;
 
@@ -215,7 +221,7 @@ async function buildLocked(
             await writeFileAtomic(paths.state(out, commit.sha), root);
           }),
         );
-        composed += 1;
+        writtenStates.push(commit.sha);
       }
       if (checkpointHere) {
         // A checkpoint says every commit up to it is built.
@@ -248,6 +254,7 @@ async function buildLocked(
     chain: chainInfos,
     records: composer.records.items,
     recomposedRecords: composer.recomposedRecords,
+    writtenStates,
     names,
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
@@ -257,9 +264,9 @@ async function buildLocked(
     recentChanges: await readRecentChanges(out, chainInfos),
     log,
     listing: (await assembleBody(out, (await readStateRoot(out, tip))!.listing)).toString('utf8'),
-  });
+  }, options.onLive);
   await checkpoints.prune();
-  return { tip, commits: chain.length, composed, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId, diagnostics };
+  return { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId, diagnostics };
 }
 
 /** Commits whose files may still be being written while the next ones compose. */

@@ -4,13 +4,14 @@
  * leaves a partial object where a reader could find it.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
-import { paths } from '../src/store/layout.ts';
+import { paths, readObject } from '../src/store/layout.ts';
+import { encodePiece } from '../src/store/object-codec.ts';
 
 /**
  * Bodies served whole at or above this size get `.br` and `.gz` siblings. Below it the saving
@@ -51,23 +52,24 @@ export class ObjectStore {
     const file = paths.object(this.out, hash);
     if (!existsSync(file)) {
       this.written += 1;
-      this.pending.push(this.write(file, bytes, options.served === true && bytes.length >= PRECOMPRESS_MIN_BYTES));
+      this.pending.push(this.write(file, bytes, options.served === true));
     }
     return hash;
   }
 
-  private async write(file: string, bytes: Buffer, precompress: boolean): Promise<void> {
+  /** A served body is stored plain (with precompressed siblings when large); a spliced piece compressed (object-codec.ts). */
+  private async write(file: string, bytes: Buffer, served: boolean): Promise<void> {
     const directory = dirname(file);
     let made = this.directories.get(directory);
     if (!made) this.directories.set(directory, (made = mkdir(directory, { recursive: true })));
     await made;
     const options = { directoryExists: true };
-    if (precompress) {
+    if (served && bytes.length >= PRECOMPRESS_MIN_BYTES) {
       const [br, gz] = await Promise.all([brotliAsync(bytes, BROTLI_OPTIONS(bytes.length)), gzipAsync(bytes, { level: 9 })]);
       await Promise.all([writeFileAtomic(`${file}.br`, br, options), writeFileAtomic(`${file}.gz`, gz, options)]);
     }
     // The object last: its siblings exist whenever it does.
-    await writeFileAtomic(file, bytes, options);
+    await writeFileAtomic(file, served ? bytes : await encodePiece(bytes), options);
   }
 
   /** Resolves when every object put so far is on disk (rejects if a write failed). */
@@ -81,8 +83,9 @@ export class ObjectStore {
   async size(hash: string): Promise<number> {
     const known = this.known.get(hash);
     if (known !== undefined) return known;
-    const { size } = await stat(paths.object(this.out, hash));
-    this.known.set(hash, size);
-    return size;
+    // A piece of an earlier build may be stored compressed: its length is that of its plain bytes.
+    const { length } = await readObject(this.out, hash);
+    this.known.set(hash, length);
+    return length;
   }
 }

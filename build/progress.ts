@@ -1,4 +1,9 @@
-/** Progress on long builds: a bar on a terminal, a plain line every few percent otherwise. */
+/**
+ * Progress on long builds: a bar on a terminal, a plain line every few percent otherwise, each
+ * with the time left. The estimate is the commits left at the pace of the last minute (not of
+ * the whole run): the first commit of a catalog composes every package and takes seconds, and
+ * the pace of a long history drifts, so the recent pace is the better guess.
+ */
 import cliProgress from 'cli-progress';
 
 export interface Progress {
@@ -6,22 +11,73 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(total: number, label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
+/** The window the pace is measured over. */
+const PACE_WINDOW_MS = 60_000;
+
+/** Seconds left, from the times (ms) at which the last commits were done; null before there is a pace. */
+export function secondsLeft(doneTimes: readonly number[], done: number, total: number): number | null {
+  if (doneTimes.length < 2) return null;
+  const first = doneTimes[0];
+  const last = doneTimes[doneTimes.length - 1];
+  if (last <= first) return null;
+  const perCommitMs = (last - first) / (doneTimes.length - 1);
+  return Math.round(((total - done) * perCommitMs) / 1000);
+}
+
+/** `1 h 02 min`, `4 min 05 s`, `12 s`. */
+export function formatDuration(seconds: number): string {
+  if (seconds >= 3600) return `${Math.floor(seconds / 3600)} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')} min`;
+  if (seconds >= 60) return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+  return `${seconds} s`;
+}
+
+/** The times the commits of the last PACE_WINDOW_MS were done at (and one before, to span it). */
+class Pace {
+  readonly #times: number[] = [];
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+    this.#times.push(now());
+  }
+
+  tick(): void {
+    const now = this.#now();
+    this.#times.push(now);
+    while (this.#times.length > 2 && now - this.#times[1] > PACE_WINDOW_MS) this.#times.shift();
+  }
+
+  left(done: number, total: number): string {
+    const seconds = secondsLeft(this.#times, done, total);
+    return seconds === null ? 'estimating time' : `about ${formatDuration(seconds)} left`;
+  }
+}
+
+export function createProgress(total: number, label: string, stream: NodeJS.WriteStream = process.stderr, now: () => number = () => performance.now()): Progress {
   if (total < 50) return { tick() {}, stop() {} };
+  const pace = new Pace(now);
+  let done = 0;
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {value}/{total} commits, {eta_formatted} left`, stream, hideCursor: true },
+      { format: `${label} [{bar}] {value}/{total} commits, {left}`, stream, hideCursor: true },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0);
-    return { tick: () => bar.increment(), stop: () => bar.stop() };
+    bar.start(total, 0, { left: 'estimating time' });
+    return {
+      tick() {
+        done += 1;
+        pace.tick();
+        bar.increment({ left: pace.left(done, total) });
+      },
+      stop: () => bar.stop(),
+    };
   }
-  let done = 0;
   const step = Math.max(1, Math.ceil(total / 20));
   return {
     tick() {
       done += 1;
-      if (done % step === 0 || done === total) stream.write(`${label}: ${done}/${total} commits\n`);
+      pace.tick();
+      if (done % step === 0 || done === total) stream.write(`${label}: ${done}/${total} commits${done < total ? `, ${pace.left(done, total)}` : ''}\n`);
     },
     stop() {},
   };

@@ -79,13 +79,16 @@ class SharedBodies {
  * release carries the previous release's documents (CARRIED_ROWS). Resolves with the id of the
  * last release published.
  */
-export async function publishRelease(out: string, content: ReleaseContent): Promise<string> {
+export async function publishRelease(out: string, content: ReleaseContent, onLive: (id: string, complete: boolean) => void = () => {}): Promise<string> {
   const rows = SERVED.filter((row) => row.publicFile !== undefined);
   const immediate = rows.filter((row) => !DEFERRED_ROWS.has(row.id));
   const previous = await currentReleaseId(out);
   const first = await writeRelease(out, content, immediate, null, previous && CARRIED_ROWS.size > 0 ? previous : null);
+  onLive(first, immediate.length === rows.length);
   if (immediate.length === rows.length) return first;
-  return writeRelease(out, content, rows.filter((row) => DEFERRED_ROWS.has(row.id)), { id: first, rows: immediate }, null);
+  const second = await writeRelease(out, content, rows.filter((row) => DEFERRED_ROWS.has(row.id)), { id: first, rows: immediate }, null);
+  onLive(second, true);
+  return second;
 }
 
 /**
@@ -136,7 +139,7 @@ async function writeRelease(
   await writeText(paths.staticRules.nginx(staging), renderNginxRules());
   await writeText(paths.staticRules.nginxGateway(staging), renderNginxRules({ flavour: 'gateway' }));
 
-  await validateRelease(out, staging, { recomposedRecords: content.recomposedRecords });
+  await validateRelease(out, staging, { recomposedRecords: content.recomposedRecords, writtenRows: writing, writtenStates: content.writtenStates });
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;

@@ -155,6 +155,7 @@ async function checkPublicTree(
   chain: CommitInfo[],
   problems: string[],
   recomposed: ReadonlySet<string> | null,
+  checkedRows: ReadonlySet<string> | null,
 ): Promise<void> {
   // An envelope is these bytes around its record (the serializer sorts keys, so the record sits between them).
   const [envelopeStart, envelopeEnd] = info.tip ? serialize(composeEnvelope(info.tip, new RawJson('\u0000'))).split('\u0000') : ['', ''];
@@ -190,6 +191,8 @@ async function checkPublicTree(
       problems.push(`public/${file} is no surface's file`);
       return;
     }
+    // A file of a row this release did not write is a link to one an earlier release checked.
+    if (checkedRows && !checkedRows.has(owner.row.id)) return;
     const path = join(publicDir, file);
     if (owner.row.id === 'openapi') {
       problems.push(...openApiProblems(await readFile(path, 'utf8')));
@@ -228,7 +231,7 @@ async function checkPublicTree(
     if (checks.length >= 64) await Promise.all(checks.splice(0));
   }
   await Promise.all(checks);
-  if (recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is missing or short');
+  if ((!checkedRows || checkedRows.has('recent-commits')) && recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is missing or short');
 }
 
 export interface ValidateOptions {
@@ -238,6 +241,17 @@ export interface ValidateOptions {
    * its bytes around the record are checked instead. Absent: every envelope in full.
    */
   readonly recomposedRecords?: ReadonlySet<string>;
+  /**
+   * The rows whose files this release wrote: only their files are read and checked (the others are
+   * links to files of a release published and checked before; they are still checked to be there).
+   * Absent: every file.
+   */
+  readonly writtenRows?: ReadonlySet<string>;
+  /**
+   * The commits whose states this build wrote: they are checked to be on disk (the states of
+   * earlier commits were checked by the builds that wrote them). Absent: every commit of the chain.
+   */
+  readonly writtenStates?: readonly string[];
 }
 
 export async function validateRelease(out: string, releaseDir: string, options: ValidateOptions = {}): Promise<void> {
@@ -249,11 +263,12 @@ export async function validateRelease(out: string, releaseDir: string, options: 
 
   if (!info.tip || chain[0]?.sha !== info.tip.sha) problems.push('release.json tip is not the newest commit of chain.json');
   if (info.commitCount !== chain.length) problems.push(`release.json counts ${info.commitCount} commits, chain.json has ${chain.length}`);
-  for (const { sha } of chain) if (!existsSync(paths.state(out, sha))) problems.push(`commit ${sha} has no state`);
+  for (const sha of options.writtenStates ?? chain.map((commit) => commit.sha)) if (!existsSync(paths.state(out, sha))) problems.push(`commit ${sha} has no state`);
+  if (info.tip && !existsSync(paths.state(out, info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
 
   const tip = info.tip && (await readStateRoot(out, info.tip.sha));
   if (tip) await checkStoredKinds(out, tip, problems);
-  await checkPublicTree(releaseDir, info, names, chain, problems, options.recomposedRecords ?? null);
+  await checkPublicTree(releaseDir, info, names, chain, problems, options.recomposedRecords ?? null, options.writtenRows ?? null);
 
   if (problems.length > 0) throw new BuildValidationError(problems);
 }

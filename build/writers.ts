@@ -32,6 +32,8 @@ export interface ReleaseContent {
   chain: CommitInfo[];
   /** Serialized package records at the tip, by name key. */
   records: ReadonlyMap<string, string>;
+  /** The commits whose states this build wrote (the release checks they are on disk; earlier builds checked theirs). */
+  writtenStates: readonly string[];
   /** Keys whose records this build composed anew; the others were published (and checked) by an earlier build. */
   recomposedRecords: ReadonlySet<string>;
   /** Canonical names at the tip, by name key. */

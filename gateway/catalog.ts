@@ -13,6 +13,7 @@ import {
   type ChunkRef, type PackageIndexEntry, type StateRoot, type StateRootFile, type StoredBody,
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
+import { decodeObject } from '../src/store/object-codec.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
 import { DiskCache, type DiskCacheStats } from './disk-cache.ts';
@@ -188,7 +189,7 @@ export class Catalog {
   async #object(hash: string): Promise<Buffer> {
     const bytes = await this.writeOnceFile(paths.object(this.out, hash));
     if (!bytes) throw new Error(`object ${hash} is missing from objects/`);
-    return bytes;
+    return decodeObject(bytes);
   }
 
   /** `states/<sha>.json`, parsed; write-once, so a parsed root is kept. Null when never built. */

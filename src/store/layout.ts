@@ -22,6 +22,7 @@
  */
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
+import { decodeObject } from './object-codec.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
 import { fullBundle } from '../compose/shapes.ts';
@@ -214,8 +215,8 @@ export async function readStateRoot(out: string, sha: string): Promise<StateRoot
   }
 }
 
-export function readObject(out: string, hash: string): Promise<Buffer> {
-  return readFile(paths.object(out, hash));
+export async function readObject(out: string, hash: string): Promise<Buffer> {
+  return decodeObject(await readFile(paths.object(out, hash)));
 }
 
 /** Assembles a stored body into its bytes (the gateway may stream segments instead). */
