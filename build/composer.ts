@@ -6,7 +6,7 @@
  * byte-identical to composing the state whole (tests/build check both ways).
  */
 import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } from '../src/serialize.ts';
-import { analyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
+import { analyze, reanalyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
 import { allCategories, listingBundle } from '../src/compose/bundles.ts';
@@ -98,7 +98,7 @@ export class Composer {
   /** Records what one applied commit changed, against the previous state's analysis. */
   note(state: CatalogState, applied: AppliedCommit): void {
     const before = this.analysis;
-    const after = analyze(state);
+    const after = before ? reanalyze(before, state, applied) : analyze(state);
     this.analysis = after;
     const changed = new Set([...applied.packages, ...applied.advisoryNamed]);
     for (const key of changed) {

@@ -23,6 +23,8 @@ export interface AppliedCommit {
   presence: Set<string>;
   /** Keys named (before or after) by a changed advisory. */
   advisoryNamed: Set<string>;
+  /** Ids of the advisories added, changed or removed. */
+  advisories: Set<string>;
   /** Keys that gained or lost a dependent (their reverse dependencies changed). */
   dependentsChanged: Set<string>;
   /** Keys that ship a version at this commit, with the directory to diff. */
@@ -42,7 +44,7 @@ export interface ModelSnapshot {
 }
 
 function emptyApplied(): AppliedCommit {
-  return { packages: new Set(), presence: new Set(), advisoryNamed: new Set(), dependentsChanged: new Set(), shipped: [], diagnostics: [] };
+  return { packages: new Set(), presence: new Set(), advisoryNamed: new Set(), advisories: new Set(), dependentsChanged: new Set(), shipped: [], diagnostics: [] };
 }
 
 /** Name keys of a manifest's dependencies (build and runtime, present or not). */
@@ -105,6 +107,7 @@ export class CatalogModel {
         this.scorecards.set(dir, parsed.value);
       } else if ((match = ADVISORY.exec(change.path))) {
         const id = match[1];
+        result.advisories.add(id);
         const before = this.advisories.get(id);
         if (before) for (const key of namedPackages(before)) result.advisoryNamed.add(key);
         this.advisories.delete(id);

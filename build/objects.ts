@@ -12,12 +12,15 @@ import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { paths, readObject } from '../src/store/layout.ts';
 import { encodePiece } from '../src/store/object-codec.ts';
+import { Semaphore } from '../src/concurrency.ts';
 
 /**
  * Bodies served whole at or above this size get `.br` and `.gz` siblings. Below it the saving
  * is a few hundred bytes, while every sibling costs a file (and a disk block) per body.
  */
 export const PRECOMPRESS_MIN_BYTES = 4096;
+
+const WRITES_AT_A_TIME = 8;
 
 const BROTLI_OPTIONS = (length: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: length } });
 const brotliAsync = promisify(brotliCompress);
@@ -36,6 +39,12 @@ export class ObjectStore {
   /** Object directories (`objects/ab/`) known to exist. */
   private readonly directories = new Map<string, Promise<unknown>>();
   private pending: Promise<void>[] = [];
+  /**
+   * Writes at a time. A commit that upgrades a popular package puts thousands of bodies at once;
+   * each compression holds native buffers of megabytes, so they take turns (the thread pool runs
+   * four at a time anyway).
+   */
+  readonly #writing = new Semaphore(WRITES_AT_A_TIME);
   /** Objects written by this build (for the benchmark's figures). */
   written = 0;
 
@@ -52,7 +61,7 @@ export class ObjectStore {
     const file = paths.object(this.out, hash);
     if (!existsSync(file)) {
       this.written += 1;
-      this.pending.push(this.write(file, bytes, options.served === true));
+      this.pending.push(this.#writing.run(() => this.write(file, bytes, options.served === true)));
     }
     return hash;
   }

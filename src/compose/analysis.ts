@@ -23,6 +23,20 @@ export interface CatalogAnalysis {
   edges: ReadonlyMap<string, readonly string[]>;
   /** Name keys of the packages that list a name (present or not) as a dependency, sorted. */
   dependents: ReadonlyMap<string, readonly string[]>;
+  /** For reanalyze: every present package's declared dependencies (present or not), as sorted name keys. */
+  declared: ReadonlyMap<string, readonly string[]>;
+  /** For reanalyze: the name keys each advisory of the state names (withdrawn ones too). */
+  named: ReadonlyMap<string, readonly string[]>;
+  /** For reanalyze: the ids of the advisories that name each key. */
+  namedBy: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** What changed from one state to the next, as far as the analysis is concerned. */
+export interface AnalysisChange {
+  /** Name keys whose manifest changed, or that appeared or disappeared. */
+  packages: ReadonlySet<string>;
+  /** Ids of the advisories added, changed or removed. */
+  advisories: ReadonlySet<string>;
 }
 
 /** Lowercased names an advisory's `affected[]` entries mention. */
@@ -87,9 +101,10 @@ export function analyze(state: CatalogState): CatalogAnalysis {
 
   const edges = new Map<string, string[]>();
   const dependents = new Map<string, string[]>();
+  const declared = new Map<string, readonly string[]>();
   for (const [key, pkg] of state.packages) {
-    let deps = dependencyKeys.get(pkg.manifest);
-    if (!deps) dependencyKeys.set(pkg.manifest, (deps = [...new Set([...pkg.manifest.dependencies.build, ...pkg.manifest.dependencies.runtime].map(nameKey))].sort()));
+    const deps = declaredKeys(pkg);
+    declared.set(key, deps);
     edges.set(key, deps.filter((dep) => state.packages.has(dep)));
     for (const dep of deps) {
       const list = dependents.get(dep) ?? [];
@@ -98,5 +113,101 @@ export function analyze(state: CatalogState): CatalogAnalysis {
     }
   }
   for (const list of dependents.values()) list.sort();
-  return { activeIds, advisories, edges, dependents };
+  const named = new Map<string, readonly string[]>();
+  const namedBy = new Map<string, Set<string>>();
+  for (const osv of state.advisories.values()) {
+    const keys = advisoryMemo(osv).named;
+    named.set(osv.id, keys);
+    for (const key of keys) namedBy.set(key, (namedBy.get(key) ?? new Set()).add(osv.id));
+  }
+  return { activeIds, advisories, edges, dependents, declared, named, namedBy };
+}
+
+/** A manifest's dependency names (build and runtime, present or not) as sorted, distinct name keys. */
+function declaredKeys(pkg: PackageState | undefined): readonly string[] {
+  if (!pkg) return [];
+  let deps = dependencyKeys.get(pkg.manifest);
+  if (!deps) dependencyKeys.set(pkg.manifest, (deps = [...new Set([...pkg.manifest.dependencies.build, ...pkg.manifest.dependencies.runtime].map(nameKey))].sort()));
+  return deps;
+}
+
+/** `list` with `item` added in sorted place (a new array). */
+const withItem = (list: readonly string[] | undefined, item: string) => [...(list ?? []), item].sort();
+/** `list` without `item` (a new array), or undefined when nothing is left. */
+function withoutItem(list: readonly string[] | undefined, item: string): string[] | undefined {
+  const rest = (list ?? []).filter((entry) => entry !== item);
+  return rest.length > 0 ? rest : undefined;
+}
+function setOrDelete<V>(map: Map<string, V>, key: string, value: V | undefined): void {
+  if (value === undefined) map.delete(key);
+  else map.set(key, value);
+}
+
+/**
+ * The analysis of `state`, from the analysis of the state before it and what changed between
+ * them: equal to analyze(state), at the cost of the change rather than of the catalog (a build
+ * analyzes every commit of a history; analyzing each whole made the cost per commit grow with
+ * the catalog). `previous` is left as it was.
+ */
+export function reanalyze(previous: CatalogAnalysis, state: CatalogState, change: AnalysisChange): CatalogAnalysis {
+  const activeIds = new Map(previous.activeIds);
+  const advisories = new Map(previous.advisories);
+  const edges = new Map(previous.edges);
+  const dependents = new Map(previous.dependents);
+  const declared = new Map(previous.declared);
+  const named = new Map(previous.named);
+  const namedBy = new Map(previous.namedBy);
+
+  // Which advisories name which packages.
+  for (const id of change.advisories) {
+    for (const key of previous.named.get(id) ?? []) {
+      const ids = new Set(namedBy.get(key));
+      ids.delete(id);
+      setOrDelete(namedBy, key, ids.size > 0 ? ids : undefined);
+    }
+    const osv = state.advisories.get(id);
+    const keys = osv ? advisoryMemo(osv).named : undefined;
+    setOrDelete(named, id, keys);
+    for (const key of keys ?? []) namedBy.set(key, new Set(namedBy.get(key)).add(id));
+  }
+
+  // Dependencies both ways, for the packages that changed and those whose dependencies came or went.
+  const edgeKeys = new Set(change.packages);
+  for (const key of change.packages) {
+    const before = previous.declared.get(key) ?? [];
+    const after = declaredKeys(state.packages.get(key));
+    setOrDelete(declared, key, state.packages.has(key) ? after : undefined);
+    for (const dep of before) if (!after.includes(dep)) setOrDelete(dependents, dep, withoutItem(dependents.get(dep), key));
+    for (const dep of after) if (!before.includes(dep)) dependents.set(dep, withItem(dependents.get(dep), key));
+    if (previous.edges.has(key) !== state.packages.has(key)) for (const dependent of dependents.get(key) ?? []) edgeKeys.add(dependent);
+  }
+  for (const key of edgeKeys) {
+    const pkg = state.packages.get(key);
+    setOrDelete(edges, key, pkg ? declaredKeys(pkg).filter((dep) => state.packages.has(dep)) : undefined);
+  }
+
+  // Active advisories: those that changed and those naming a package that changed.
+  const recheck = new Set(change.advisories);
+  // (An advisory that started or stopped naming a package is one that changed.)
+  for (const key of change.packages) for (const id of namedBy.get(key) ?? []) recheck.add(id);
+  for (const id of recheck) {
+    for (const name of previous.advisories.get(id)?.activeOn ?? []) {
+      const key = nameKey(name);
+      setOrDelete(activeIds, key, withoutItem(activeIds.get(key), id));
+    }
+    const osv = state.advisories.get(id);
+    const memo = osv && advisoryMemo(osv);
+    const activeOn: string[] = [];
+    if (osv && memo && !memo.withdrawn) {
+      for (const key of memo.named) {
+        const pkg = state.packages.get(key);
+        if (pkg && affects(osv, memo, key, pkg.manifest.version)) {
+          activeOn.push(pkg.manifest.name);
+          activeIds.set(key, withItem(activeIds.get(key), id));
+        }
+      }
+    }
+    setOrDelete(advisories, id, memo && activeOn.length > 0 ? { ...memo.severity, activeOn: activeOn.sort(compareNames) } : undefined);
+  }
+  return { activeIds, advisories, edges, dependents, declared, named, namedBy };
 }

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
 import { CatalogRepo } from '../../src/catalog/git.ts';
 import { CatalogModel } from '../../build/model.ts';
-import { analyze } from '../../src/compose/analysis.ts';
+import { analyze, reanalyze, type CatalogAnalysis } from '../../src/compose/analysis.ts';
 import { composeFullBundle, composeListingBundle } from '../../src/compose/bundles.ts';
 import { serialize } from '../../src/serialize.ts';
 import { build, pinnedBodies, publicFiles, temporaryDirectory } from '../helpers/catalog.ts';
@@ -31,10 +31,14 @@ async function expectBundlesEqualWholeComposition(repo: string, tip: string, out
     const model = new CatalogModel();
     const logged = await catalog.log(tip, null);
     const infos = await catalog.commitInfos(logged);
+    let reanalyzed: CatalogAnalysis | null = null;
     for (const [index, commit] of logged.entries()) {
-      await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
+      const applied = await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
       const state = model.state();
       const analysis = analyze(state);
+      // The build analyzes each commit from the one before and what changed: it must equal analyzing the state whole.
+      reanalyzed = reanalyzed ? reanalyze(reanalyzed, state, applied) : analysis;
+      expect(reanalyzed, `analysis of commit ${index}`).toEqual(analysis);
       const bodies = await pinnedBodies(out, commit.sha);
       expect(bodies.get('listing'), `listing of commit ${index}`).toBe(serialize(composeListingBundle(state, analysis)));
       expect(bodies.get('full'), `full bundle of commit ${index}`).toBe(serialize(composeFullBundle(state, analysis)));
