@@ -13,6 +13,7 @@ import {
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
+import { compressAtRest } from '../src/store/object-codec.ts';
 import { acquireLock } from '../src/store/lock.ts';
 import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
 import type { CatalogModel } from './model.ts';
@@ -218,7 +219,7 @@ async function buildLocked(
         await backlog.add(
           store.settled().then(async () => {
             if (diff !== null && parent !== null) await writeFileAtomic(paths.diff(out, commit.sha, parent), diff);
-            await writeFileAtomic(paths.state(out, commit.sha), root);
+            await writeFileAtomic(paths.state(out, commit.sha), await compressAtRest(Buffer.from(root, 'utf8')));
           }),
         );
         writtenStates.push(commit.sha);

@@ -11,7 +11,7 @@ import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { paths, readObject } from '../src/store/layout.ts';
-import { encodePiece } from '../src/store/object-codec.ts';
+import { compressAtRest } from '../src/store/object-codec.ts';
 import { Semaphore } from '../src/concurrency.ts';
 
 /**
@@ -78,7 +78,7 @@ export class ObjectStore {
       await Promise.all([writeFileAtomic(`${file}.br`, br, options), writeFileAtomic(`${file}.gz`, gz, options)]);
     }
     // The object last: its siblings exist whenever it does.
-    await writeFileAtomic(file, served ? bytes : await encodePiece(bytes), options);
+    await writeFileAtomic(file, served ? bytes : await compressAtRest(bytes), options);
   }
 
   /** Resolves when every object put so far is on disk (rejects if a write failed). */

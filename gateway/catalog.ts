@@ -13,7 +13,7 @@ import {
   type ChunkRef, type PackageIndexEntry, type StateRoot, type StateRootFile, type StoredBody,
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
-import { decodeObject } from '../src/store/object-codec.ts';
+import { decodeAtRest } from '../src/store/object-codec.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
 import { DiskCache, type DiskCacheStats } from './disk-cache.ts';
@@ -189,17 +189,19 @@ export class Catalog {
   async #object(hash: string): Promise<Buffer> {
     const bytes = await this.writeOnceFile(paths.object(this.out, hash));
     if (!bytes) throw new Error(`object ${hash} is missing from objects/`);
-    return decodeObject(bytes);
+    return decodeAtRest(bytes);
   }
 
   /** `states/<sha>.json`, parsed; write-once, so a parsed root is kept. Null when never built. */
   async stateRoot(sha: string): Promise<StateRoot | null> {
     const kept = await this.#roots.get(sha, async () => {
-      const text = await readFile(paths.state(this.out, sha), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      const stored = await readFile(paths.state(this.out, sha)).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return null;
         throw error;
       });
-      return text === null ? null : { size: text.length, root: hydrateStateRoot(JSON.parse(text) as StateRootFile) };
+      if (stored === null) return null;
+      const text = decodeAtRest(stored).toString('utf8');
+      return { size: text.length, root: hydrateStateRoot(JSON.parse(text) as StateRootFile) };
     });
     return kept?.root ?? null;
   }

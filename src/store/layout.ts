@@ -22,7 +22,7 @@
  */
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
-import { decodeObject } from './object-codec.ts';
+import { decodeAtRest } from './object-codec.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
 import { fullBundle } from '../compose/shapes.ts';
@@ -208,7 +208,7 @@ export async function readJson<T>(file: string): Promise<T> {
 
 export async function readStateRoot(out: string, sha: string): Promise<StateRoot | null> {
   try {
-    return hydrateStateRoot(await readJson<StateRootFile>(paths.state(out, sha)));
+    return hydrateStateRoot(JSON.parse(decodeAtRest(await readFile(paths.state(out, sha))).toString('utf8')) as StateRootFile);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -216,7 +216,7 @@ export async function readStateRoot(out: string, sha: string): Promise<StateRoot
 }
 
 export async function readObject(out: string, hash: string): Promise<Buffer> {
-  return decodeObject(await readFile(paths.object(out, hash)));
+  return decodeAtRest(await readFile(paths.object(out, hash)));
 }
 
 /** Assembles a stored body into its bytes (the gateway may stream segments instead). */

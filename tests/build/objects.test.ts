@@ -8,7 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ObjectStore } from '../../build/objects.ts';
-import { readObject } from '../../src/store/layout.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { paths, readObject, readStateRoot } from '../../src/store/layout.ts';
+import { compressAtRest } from '../../src/store/object-codec.ts';
 import { temporaryDirectory } from '../helpers/catalog.ts';
 
 /** A piece as the composer cuts them: comma-joined records, tens of KB of repetitive JSON. */
@@ -52,5 +55,30 @@ describe('the object store', () => {
     expect(readFileSync(objectFile(out, hash), 'utf8')).toBe(body);
     expect(existsSync(`${objectFile(out, hash)}.br`)).toBe(true);
     expect(existsSync(`${objectFile(out, hash)}.gz`)).toBe(true);
+  });
+
+  it('reads a state root stored compressed (the roots of a large catalog are tens of KB)', async () => {
+    const out = await temporaryDirectory();
+    const sha = 'a'.repeat(40);
+    const chunks = Array.from({ length: 120 }, (_, index) => ({ first: `package-${index}`, object: contentHash(`chunk ${index}`) }));
+    const root = {
+      layout: 2,
+      commit: { sha, pushedAt: '2026-08-22T10:00:00Z', message: 'Update zlib' },
+      parent: null,
+      listing: { etag: 'W/"0"', length: 2, segments: ['[]'] },
+      full: { etag: 'W/"1"', length: 2, advisories: contentHash('{}') },
+      records: chunks,
+      transitive: chunks,
+      packages: chunks,
+      diagnostics: [],
+    };
+    const file = paths.state(out, sha);
+    await mkdir(dirname(file), { recursive: true });
+    const stored = await compressAtRest(Buffer.from(JSON.stringify(root), 'utf8'));
+    expect([...stored.subarray(0, 4)]).toEqual(ZSTD_MAGIC);
+    await writeFile(file, stored);
+    const read = await readStateRoot(out, sha);
+    expect(read?.commit).toEqual(root.commit);
+    expect(read?.records).toEqual(chunks);
   });
 });

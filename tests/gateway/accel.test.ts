@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccelBodies, accelPrefix, etagKey } from '../../gateway/accel.ts';
 import { DiskCache } from '../../gateway/disk-cache.ts';
-import { currentReleaseId, paths, readJson } from '../../src/store/layout.ts';
+import { currentReleaseId, paths, readJson, readStateRoot } from '../../src/store/layout.ts';
 import { AT, buildFixture, type Fixture } from './fixtures.ts';
 import { expected, rawGet, startGateway, type Gateway } from './harness.ts';
 
@@ -142,8 +142,8 @@ describe('X-Accel-Redirect mode: sha-pinned', () => {
   });
 
   it('writes a compressed copy of an object the build did not precompress (1 to 4 KiB)', async () => {
-    const root = await readJson<{ packages: unknown }>(paths.state(fx.out, tip()));
-    expect(root.packages).toBeDefined();
+    const root = await readStateRoot(fx.out, tip());
+    expect(root?.packages).toBeDefined();
     const names = Object.values(await readJson<Record<string, string>>(paths.names(paths.release(fx.out, release))));
     let found: { name: string; member: 'deps' | 'versions'; hash: string } | null = null;
     for (const name of names) {
