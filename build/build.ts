@@ -241,7 +241,6 @@ async function buildLocked(
   await store.settled();
 
   const tipState = model.state();
-  await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
 
   const chainInfos: CommitInfo[] = [];
   for (const sha of chain) {
@@ -266,6 +265,9 @@ async function buildLocked(
     log,
     listing: (await assembleBody(out, (await readStateRoot(out, tip))!.listing)).toString('utf8'),
   }, options.onLive);
+  // After publishing, so the new commit goes live without waiting for it (a build killed before
+  // it starts from an older checkpoint, whose later commits are built: nothing is lost).
+  await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
   await checkpoints.prune();
   return { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId, diagnostics };
 }

@@ -85,10 +85,14 @@ export async function publishRelease(out: string, content: ReleaseContent, onLiv
   const previous = await currentReleaseId(out);
   const first = await writeRelease(out, content, immediate, null, previous && CARRIED_ROWS.size > 0 ? previous : null);
   onLive(first, immediate.length === rows.length);
-  if (immediate.length === rows.length) return first;
-  const second = await writeRelease(out, content, rows.filter((row) => DEFERRED_ROWS.has(row.id)), { id: first, rows: immediate }, null);
-  onLive(second, true);
-  return second;
+  let last = first;
+  if (immediate.length < rows.length) {
+    last = await writeRelease(out, content, rows.filter((row) => DEFERRED_ROWS.has(row.id)), { id: first, rows: immediate }, null);
+    onLive(last, true);
+  }
+  // Once, when everything is live: removing a release unlinks its thousands of files.
+  await pruneReleases(out, last);
+  return last;
 }
 
 /**
@@ -150,7 +154,6 @@ async function writeRelease(
   await rm(link, { force: true });
   await symlink(join('releases', id), link);
   await rename(link, paths.current(out));
-  await pruneReleases(out, id);
   return id;
 }
 
