@@ -9,7 +9,7 @@ import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } 
 import { analyze, reanalyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
-import { allCategories, listingBundle } from '../src/compose/bundles.ts';
+import { listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
 import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
 import type { Diff } from '../src/schemas/wire.ts';
@@ -41,6 +41,42 @@ function storedBody(segments: Segment[], lengthOf: (hash: string) => number): St
   return { etag: contentEtag(JSON.stringify(segments)), length, segments };
 }
 
+/**
+ * The listing bundle's `allCategories`, kept across commits: how many packages list each
+ * category, updated for the packages a commit changed (allCategories(state) walks every package,
+ * which made each commit cost a little more as the catalog grew). Equal to allCategories(state).
+ */
+class CategoryCounts {
+  readonly #counts = new Map<string, number>();
+  readonly #byPackage = new Map<string, readonly string[]>();
+  #sorted: string[] | null = null;
+  #filled = false;
+
+  /** Takes in the packages `keys` (all of them on first use) as they are in `state`. */
+  update(state: CatalogState, keys: Iterable<string>): void {
+    for (const key of this.#filled ? keys : state.packages.keys()) {
+      const before = this.#byPackage.get(key) ?? [];
+      const manifest = state.packages.get(key)?.manifest;
+      const after = manifest ? [...new Set(manifest.categories)] : [];
+      if (sameList(before, after)) continue;
+      for (const category of before) {
+        const count = this.#counts.get(category)! - 1;
+        if (count === 0) this.#counts.delete(category);
+        else this.#counts.set(category, count);
+      }
+      for (const category of after) this.#counts.set(category, (this.#counts.get(category) ?? 0) + 1);
+      if (after.length > 0) this.#byPackage.set(key, after);
+      else this.#byPackage.delete(key);
+      this.#sorted = null;
+    }
+    this.#filled = true;
+  }
+
+  get sorted(): string[] {
+    return (this.#sorted ??= [...this.#counts.keys()].sort());
+  }
+}
+
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
   (a ?? []).length === (b ?? []).length && (a ?? []).every((item, index) => item === b![index]);
 
@@ -70,6 +106,7 @@ export class Composer {
   private readonly cardChanges = new Map<string, { before: PackageCard | null; after: PackageCard | null }>();
   /** Keys whose record this process composed anew (the build checks their published envelopes in full). */
   readonly recomposedRecords = new Set<string>();
+  private readonly categories = new CategoryCounts();
   /** Byte lengths of chunk objects, for Content-Length. */
   private readonly lengths = new Map<string, number>();
 
@@ -129,6 +166,7 @@ export class Composer {
     const everything = (...maps: Iterable<string>[]) => new Set(maps.flatMap((keys) => [...keys]));
 
     const recordKeys = all ? everything(state.packages.keys(), this.records.items.keys()) : this.dirtyRecords;
+    this.categories.update(state, recordKeys);
     this.cardChanges.clear();
     for (const key of recordKeys) {
       const present = state.packages.has(key);
@@ -190,7 +228,7 @@ export class Composer {
     this.composedOnce = true;
 
     const lengthOf = (hash: string) => this.lengths.get(hash)!;
-    const listing = storedBody(serializeSegments(listingBundle(state.commit, new StoredArray(cards), allCategories(state))), lengthOf);
+    const listing = storedBody(serializeSegments(listingBundle(state.commit, new StoredArray(cards), this.categories.sorted)), lengthOf);
     const advisories = this.advisoryMapObject.object;
     const { etag, length } = storedBody(fullBundleSegments({ commit: state.commit, records, transitive, full: { advisories } }), lengthOf);
     return { listing, full: { etag, length, advisories }, records, transitive, packages };
