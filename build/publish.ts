@@ -4,7 +4,7 @@
  * with an atomic symlink rename. Readers see the old release or the new one, never a mix.
  */
 import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { linkFile, linkFileTree } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
@@ -125,7 +125,7 @@ async function writeRelease(
   const writing = new Set(rows.map((row) => row.id));
   if (base) await linkFileTree(paths.public(paths.release(out, base.id)), publicDir, (file) => !writing.has(publicFileOwner(file)?.row.id ?? ''));
   // The previous commit's documents, until the second release writes this commit's (writers.ts CARRIED_ROWS).
-  if (carried) await linkFileTree(paths.public(paths.release(out, carried)), publicDir, (file) => CARRIED_ROWS.has(publicFileOwner(file)?.row.id ?? ''));
+  if (carried) await carryDocuments(paths.public(paths.release(out, carried)), publicDir);
   const shared = new SharedBodies(staging);
   // The rows' writers run side by side: the pages are laid out in a worker thread while this one
   // composes the SBOMs and documents, so the second release takes about its longest row, not their sum.
@@ -155,6 +155,35 @@ async function writeRelease(
   await symlink(join('releases', id), link);
   await rename(link, paths.current(out));
   return id;
+}
+
+/**
+ * Top-level folders of public/ that hold files of carried rows only (`pkgs/`: the pages, mirrors
+ * and feeds; `advisories/`), and those that hold some (none today, but a row may come).
+ */
+const topFolderOf = (row: SurfaceRow) => (row.publicFile!.includes('/') ? row.publicFile!.split('/')[0] : null);
+const FOLDERS_WITH_CARRIED = new Set(SERVED.filter((row) => row.publicFile && CARRIED_ROWS.has(row.id)).map(topFolderOf).filter((folder) => folder !== null));
+const CARRIED_FOLDERS = new Set(
+  [...FOLDERS_WITH_CARRIED].filter((folder) => SERVED.every((row) => !row.publicFile || topFolderOf(row) !== folder || CARRIED_ROWS.has(row.id))),
+);
+
+/**
+ * The previous release's documents (CARRIED_ROWS) in the first release of a build, until the
+ * second one brings this commit's. A folder that holds only such files is one symbolic link to the
+ * previous release's folder (thousands of hard links took a second of the time a new commit takes
+ * to go live); other files of carried rows are hard-linked. The links are relative and stay inside
+ * releases/; the previous release outlives the first one's time as `current` (pruning keeps it).
+ */
+async function carryDocuments(from: string, publicDir: string): Promise<void> {
+  const carried = (file: string) => CARRIED_ROWS.has(publicFileOwner(file)?.row.id ?? '');
+  await mkdir(publicDir, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(publicDir, entry.name);
+    if (entry.isDirectory() && CARRIED_FOLDERS.has(entry.name)) await symlink(relative(publicDir, source), target);
+    else if (entry.isDirectory() && FOLDERS_WITH_CARRIED.has(entry.name)) await linkFileTree(source, target, (file) => carried(`${entry.name}/${file}`));
+    else if (entry.isFile() && carried(entry.name)) await linkFile(source, target);
+  }
 }
 
 /** Removes staging leftovers of killed builds and all but the newest releases. */
