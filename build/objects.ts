@@ -61,7 +61,10 @@ export class ObjectStore {
     const file = paths.object(this.out, hash);
     if (!existsSync(file)) {
       this.written += 1;
-      this.pending.push(this.#writing.run(() => this.write(file, bytes, options.served === true)));
+      const write = this.#writing.run(() => this.write(file, bytes, options.served === true));
+      // A failure is reported by settled(), not as an unhandled rejection while the build composes on.
+      write.catch(() => {});
+      this.pending.push(write);
     }
     return hash;
   }

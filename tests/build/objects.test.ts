@@ -81,4 +81,13 @@ describe('the object store', () => {
     expect(read?.commit).toEqual(root.commit);
     expect(read?.records).toEqual(chunks);
   });
+
+  it('reports a failed write when the build waits for its objects, not before', async () => {
+    const out = await temporaryDirectory();
+    // objects/ cannot be made: a file has its name.
+    await writeFile(join(out, 'objects'), 'not a folder');
+    const store = new ObjectStore(out);
+    await store.put(piece);
+    await expect(store.settled()).rejects.toThrow(/objects/);
+  });
 });
