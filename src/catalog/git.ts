@@ -181,11 +181,11 @@ class TreeDiffer {
   private readonly waiting: { resolve: (stat: DiffStat) => void; reject: (error: Error) => void }[] = [];
   private failure: Error | null = null;
   private stderr = '';
-  readonly #marker: string;
+  private readonly marker: string;
 
   /** `root`: a commit without parents. */
   constructor(repo: string, root: string) {
-    this.#marker = `${root}\0`;
+    this.marker = `${root}\0`;
     this.child = spawn('git', ['-C', repo, 'diff-tree', '--stdin', '--always', '-r', '-z', '--numstat', '--no-renames'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
@@ -203,7 +203,7 @@ class TreeDiffer {
 
   /** Answers the requests whose end marker has arrived: a pair's echo, its records, the marker's echo. */
   private drain(): void {
-    const marker = this.#marker;
+    const { marker } = this;
     while (this.waiting.length > 0) {
       const header = PAIR_HEADER.exec(this.buffer);
       if (!header) return;
@@ -226,7 +226,7 @@ class TreeDiffer {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.child.stdin.write(`${from} ${to}\n${this.#marker.slice(0, -1)}\n`);
+      this.child.stdin.write(`${from} ${to}\n${this.marker.slice(0, -1)}\n`);
     });
   }
 

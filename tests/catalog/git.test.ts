@@ -117,6 +117,25 @@ describe('diff stats per package directory', () => {
       catalog.close();
     }
   });
+
+  it('counts files in subfolders, a folder that did not exist before, and nothing for an unchanged folder', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const [first, second] = await createCatalogRepo(repo, [
+      { message: 'a', time: hoursLater(0), files: { 'packages/a/x.txt': '1\n', 'packages/b/z.txt': 'z\n' } },
+      { message: 'b', time: hoursLater(1), files: { 'packages/a/patches/fix.patch': '-a\n+b\n', 'packages/c/new.txt': 'c\nc\n' } },
+    ]);
+    const catalog = await CatalogRepo.open(repo);
+    try {
+      // Many at once, as a commit that ships many packages asks them.
+      expect(Object.fromEntries(await catalog.diffStats(first, second, ['packages/a', 'packages/b', 'packages/c']))).toEqual({
+        'packages/a': { filesChanged: 1, linesAdded: 2, linesRemoved: 0 },
+        'packages/b': { filesChanged: 0, linesAdded: 0, linesRemoved: 0 },
+        'packages/c': { filesChanged: 1, linesAdded: 2, linesRemoved: 0 },
+      });
+    } finally {
+      catalog.close();
+    }
+  });
 });
 
 describe('unusable repositories fail with a one-line reason', () => {
