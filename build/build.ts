@@ -300,30 +300,24 @@ class WriteBacklog {
   }
 }
 
-/** Diff stats of the shipping events, one `git diff` per previous-ship commit. */
+/** Each shipping event with the diff stats of its package's folder since its previous version. */
 async function recordShipping(
   repo: CatalogRepo,
   model: CatalogModel,
   commit: LoggedCommit,
   shipped: { key: string; dir: string }[],
 ): Promise<void> {
-  const byPrevious = new Map<string | null, { key: string; dir: string }[]>();
-  for (const event of shipped) {
-    const from = model.lastShipped(event.key);
-    byPrevious.set(from, [...(byPrevious.get(from) ?? []), event]);
-  }
+  // All asked at once: the stats come through git's long-running processes, in order.
+  const stats = await Promise.all(shipped.map(({ key, dir }) => repo.diffStats(model.lastShipped(key), commit.sha, [dir]).then((byDir) => byDir.get(dir)!)));
   const state = model.state();
-  for (const [from, events] of byPrevious) {
-    const stats = await repo.diffStats(from, commit.sha, events.map((event) => event.dir));
-    for (const { key, dir } of events) {
-      const { manifest } = state.packages.get(key)!;
-      model.recordShipping(key, {
-        version: manifest.version,
-        sha: commit.sha,
-        pushedAt: state.commit.pushedAt,
-        ...stats.get(dir)!,
-        dependencies: manifest.dependencies,
-      });
-    }
-  }
+  shipped.forEach(({ key }, index) => {
+    const { manifest } = state.packages.get(key)!;
+    model.recordShipping(key, {
+      version: manifest.version,
+      sha: commit.sha,
+      pushedAt: state.commit.pushedAt,
+      ...stats[index],
+      dependencies: manifest.dependencies,
+    });
+  });
 }

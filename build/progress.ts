@@ -14,18 +14,8 @@ export interface Progress {
 /** The window the pace is measured over. */
 const PACE_WINDOW_MS = 60_000;
 
-/** Seconds left, from the times (ms) at which the last commits were done; null before there is a pace. */
-export function secondsLeft(doneTimes: readonly number[], done: number, total: number): number | null {
-  if (doneTimes.length < 2) return null;
-  const first = doneTimes[0];
-  const last = doneTimes[doneTimes.length - 1];
-  if (last <= first) return null;
-  const perCommitMs = (last - first) / (doneTimes.length - 1);
-  return Math.round(((total - done) * perCommitMs) / 1000);
-}
-
 /** `1 h 02 min`, `4 min 05 s`, `12 s`. */
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   if (seconds >= 3600) return `${Math.floor(seconds / 3600)} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')} min`;
   if (seconds >= 60) return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
   return `${seconds} s`;
@@ -47,9 +37,13 @@ class Pace {
     while (this.#times.length > 2 && now - this.#times[1] > PACE_WINDOW_MS) this.#times.shift();
   }
 
+  /** The commits left at the pace of the window. */
   left(done: number, total: number): string {
-    const seconds = secondsLeft(this.#times, done, total);
-    return seconds === null ? 'estimating time' : `about ${formatDuration(seconds)} left`;
+    const first = this.#times[0];
+    const last = this.#times[this.#times.length - 1];
+    if (this.#times.length < 2 || last <= first) return 'estimating time';
+    const perCommitMs = (last - first) / (this.#times.length - 1);
+    return `about ${formatDuration(Math.round(((total - done) * perCommitMs) / 1000))} left`;
   }
 }
 

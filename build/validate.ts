@@ -18,7 +18,7 @@ import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
-import { CONTENT_TYPE } from '../src/http/content-types.ts';
+import { CONTENT_TYPE, mediaTypeOf } from '../src/http/content-types.ts';
 import { API_ROWS, API_VERSION, exampleValues, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
 
 export class BuildValidationError extends Error {
@@ -204,7 +204,7 @@ async function checkPublicTree(
       const { dev, ino } = await stat(path);
       let text = byInode.get(`${dev}:${ino}`);
       if (!text) byInode.set(`${dev}:${ino}`, (text = readFile(path, 'utf8')));
-      if (!check(await text)) problems.push(`public/${file} is not an ${owner.row.contentType.split(';')[0]} body`);
+      if (!check(await text)) problems.push(`public/${file} is not an ${mediaTypeOf(owner.row.contentType)} body`);
       return;
     }
     const text = await readFile(path, 'utf8');

@@ -126,7 +126,7 @@ export function serializeSegments(value: unknown): Segment[] {
  * joining `serializeSegments(value)`. Large documents (SBOMs, bundles) go through the engine's
  * JSON.stringify with the keys sorted by a replacer, several times faster than building
  * segments; values it cannot render alike (RawJson, or keys like `"12"` that JavaScript orders
- * numerically whatever the insertion order) take the segment-free walk below.
+ * numerically whatever the insertion order) take the segment walk.
  */
 export function serialize(value: unknown): string {
   if (value === undefined) return 'null';
@@ -134,7 +134,9 @@ export function serialize(value: unknown): string {
     return JSON.stringify(value, withSortedKeys).replace(HTML_UNSAFE, escapeChar);
   } catch (error) {
     if (error !== NOT_PLAIN) throw error;
-    return plain(value);
+    const segments = serializeSegments(value);
+    if (segments.length === 1 && typeof segments[0] === 'string') return segments[0];
+    throw new TypeError('serialize() got a stored placeholder; use serializeSegments()');
   }
 }
 
@@ -147,44 +149,14 @@ function withSortedKeys(_key: string, value: unknown): unknown {
   if (value instanceof RawJson || value instanceof StoredArray || value instanceof StoredValue) throw NOT_PLAIN;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).sort();
-  const sorted: Record<string, unknown> = {};
+  // No prototype: a key `__proto__` (catalog data may hold one) is then a key like any other.
+  const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of keys) {
     // An integer-like key would be enumerated first whatever the order it was set in.
     if (key.charCodeAt(0) <= 57 && ARRAY_INDEX.test(key)) throw NOT_PLAIN;
     sorted[key] = record[key];
   }
   return sorted;
-}
-
-function plain(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return quote(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object':
-      break;
-    default:
-      throw new TypeError(`cannot serialize a ${typeof value}`);
-  }
-  if (value instanceof RawJson) return value.text;
-  if (value instanceof StoredArray || value instanceof StoredValue) throw new TypeError('serialize() got a stored placeholder; use serializeSegments()');
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let index = 0; index < value.length; index++) text += (index > 0 ? ',' : '') + plain(value[index] === undefined ? null : value[index]);
-    return `${text}]`;
-  }
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return plain((value as { toJSON: () => unknown }).toJSON());
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort();
-  let text = '{';
-  for (let index = 0; index < keys.length; index++) text += `${index > 0 ? ',' : ''}${quote(keys[index])}:${plain(record[keys[index]])}`;
-  return `${text}}`;
 }
 
 /** Serializes items the way a stored chunk holds them: each item serialized, joined by ",". */

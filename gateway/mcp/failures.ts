@@ -10,6 +10,7 @@ import type { Release } from '../release.ts';
 import { resolveSha } from '../sha.ts';
 import type { Failure } from '../surface.ts';
 import { ToolFailure } from './tool.ts';
+import { quoted } from '../../src/quote.ts';
 
 export const noReleaseFailure = () =>
   new ToolFailure('No catalog state is published yet: the first build of the catalog has not finished. Try the same call again in a minute.');
@@ -24,7 +25,7 @@ export function unknownPackageFailure(release: Release, name: string): ToolFailu
     closest.length > 0
       ? `Closest names: ${closest.join(', ')}. Call the tool again with one of them, or search_packages to find a package by words of its name or description.`
       : 'Call search_packages with a word of its name or description to find the package.';
-  return new ToolFailure(`No package named ${JSON.stringify(name)} in the catalog at its latest commit (${release.info.tip!.sha.slice(0, 12)}). ${suggestion}`);
+  return new ToolFailure(`No package named ${quoted(name)} in the catalog at its latest commit (${release.info.tip!.sha.slice(0, 12)}). ${suggestion}`);
 }
 
 /** A resolver's Failure (gateway/surface.ts), as the tool answers it. */
@@ -35,7 +36,7 @@ export function failureOf(failure: Failure, release: Release): ToolFailure {
     case 'no-commits':
       return noCommitsFailure();
     case 'unknown-advisory':
-      return new ToolFailure(`No advisory ${JSON.stringify(failure.id)} is active at the latest commit. get_advisories lists a package's advisories.`);
+      return new ToolFailure(`No advisory ${quoted(failure.id)} is active at the latest commit. get_advisories lists a package's advisories.`);
     case 'not-published-yet':
       return new ToolFailure('This part of the latest commit is still being published. Try the same call again in a few seconds.');
   }
@@ -54,7 +55,7 @@ export function resolveShaArgument(release: Release, sha: string, argument = 'sh
     case 'unknown':
       return fail(`\`${argument}\` ${JSON.stringify(sha)} is no commit of the catalog's main branch. list_catalog_commits lists the newest commits.`);
     case 'malformed':
-      return fail(`\`${argument}\` must be 7 to 40 hex characters of a commit of the catalog's main branch; got ${JSON.stringify(sha)}.`);
+      return fail(`\`${argument}\` must be 7 to 40 hex characters of a commit of the catalog's main branch; got ${quoted(sha)}.`);
   }
 }
 

@@ -9,6 +9,7 @@ import type { Release } from '../release.ts';
 import type { Answer, Failure, Resolver } from '../surface.ts';
 import { failureOf, noCommitsFailure, noReleaseFailure, pinnedStateFailure, resolveShaArgument, unknownPackageFailure } from './failures.ts';
 import { ToolFailure, type ToolContext } from './tool.ts';
+import { quoted } from '../../src/quote.ts';
 
 /** The latest state, as one call reads it. */
 export interface Latest {
@@ -90,7 +91,7 @@ export async function refuseSha(
   const entry = root && isPackageName(name) ? await context.catalog.packageEntry(root, nameKey(name)) : null;
   if (!entry?.[member]) {
     throw new ToolFailure(
-      `No package named ${JSON.stringify(name)} at commit ${full.slice(0, 12)}. Call ${tool} without \`sha\` for the latest commit, or search_packages to find a package.`,
+      `No package named ${quoted(name)} at commit ${full.slice(0, 12)}. Call ${tool} without \`sha\` for the latest commit, or search_packages to find a package.`,
     );
   }
   return pinnedStateFailure(state.release, tool, pinnedUrl(full, entry.name));

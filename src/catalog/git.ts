@@ -102,25 +102,61 @@ async function runOk(repo: string, args: string[]): Promise<Buffer> {
   return result.stdout;
 }
 
-/** A long-running `git cat-file --batch` process: reads any number of objects over one pipe. */
-class ObjectReader {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private buffer: Buffer = Buffer.alloc(0);
-  private readonly waiting: { resolve: (value: { id: string; type: string; body: Buffer } | null) => void; reject: (error: Error) => void }[] = [];
+/**
+ * A long-running git process that answers requests in order: a request is a line on its stdin,
+ * and the subclass parses the answers from what its stdout has sent (`drain`), resolving the
+ * oldest waiting request for each.
+ */
+abstract class GitPipe<T> {
+  protected readonly child: ChildProcessWithoutNullStreams;
+  protected readonly waiting: { resolve: (value: T) => void; reject: (error: Error) => void }[] = [];
   private failure: Error | null = null;
+  private stderr = '';
 
-  constructor(repo: string) {
-    this.child = spawn('git', ['-C', repo, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-      this.drain();
-    });
+  constructor(repo: string, args: readonly string[]) {
+    this.child = spawn('git', ['-C', repo, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
     const fail = (error: Error) => {
       this.failure = error;
       for (const waiter of this.waiting.splice(0)) waiter.reject(error);
     };
     this.child.on('error', fail);
-    this.child.on('close', () => fail(new CatalogRepoError('git-failed', 'git cat-file exited early')));
+    this.child.on('close', () => fail(new CatalogRepoError('git-failed', `git ${args[0]} exited early${this.stderr ? `: ${this.stderr.trim()}` : ''}`)));
+  }
+
+  /** Writes `text` (whole lines) and resolves with the answer drain() gives for it. */
+  protected ask(text: string): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.child.stdin.write(text);
+    });
+  }
+
+  close(): void {
+    this.child.removeAllListeners('close');
+    this.child.on('close', () => {});
+    this.child.stdin.end();
+  }
+}
+
+/** An object as `git cat-file --batch` gives it. */
+interface CatObject {
+  id: string;
+  type: string;
+  body: Buffer;
+}
+
+/** A long-running `git cat-file --batch` process: reads any number of objects over one pipe. */
+class ObjectReader extends GitPipe<CatObject | null> {
+  private buffer: Buffer = Buffer.alloc(0);
+
+  constructor(repo: string) {
+    super(repo, ['cat-file', '--batch']);
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.drain();
+    });
   }
 
   private drain(): void {
@@ -147,23 +183,13 @@ class ObjectReader {
   }
 
   /** The object `name` (an id or `<rev>:<path>`) names, with its id; null when missing. */
-  request(name: string): Promise<{ id: string; type: string; body: Buffer } | null> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.child.stdin.write(`${name}\n`);
-    });
-  }
-
-  close(): void {
-    this.child.removeAllListeners('close');
-    this.child.on('close', () => {});
-    this.child.stdin.end();
+  request(name: string): Promise<CatObject | null> {
+    return this.ask(`${name}\n`);
   }
 }
 
-/** A numstat record of `git diff-tree -z --numstat`: `<added>\t<removed>\t<path>` (`-` for binary files). */
-const NUMSTAT = /^(-|\d+)\t(-|\d+)\t[^\0]*\0/;
+/** A numstat record of `git diff-tree -z --numstat`: `<added>\t<removed>\t<path>` (`-` for binary files). Sticky: read where the last one ended. */
+const NUMSTAT = /(-|\d+)\t(-|\d+)\t[^\0]*\0/y;
 /** The line `git diff-tree --stdin --always` echoes before the records of each pair of trees. */
 const PAIR_HEADER = /^[0-9a-f]{40,64} [0-9a-f]{40,64}\n/;
 
@@ -175,45 +201,37 @@ const PAIR_HEADER = /^[0-9a-f]{40,64} [0-9a-f]{40,64}\n/;
  * commit's id, which marks where the request's records end and makes git flush its output (it
  * does not after a pair of trees).
  */
-class TreeDiffer {
-  private readonly child: ChildProcessWithoutNullStreams;
+class TreeDiffer extends GitPipe<DiffStat> {
   private buffer = '';
-  private readonly waiting: { resolve: (stat: DiffStat) => void; reject: (error: Error) => void }[] = [];
-  private failure: Error | null = null;
-  private stderr = '';
-  private readonly marker: string;
+  private readonly root: string;
 
   /** `root`: a commit without parents. */
   constructor(repo: string, root: string) {
-    this.marker = `${root}\0`;
-    this.child = spawn('git', ['-C', repo, 'diff-tree', '--stdin', '--always', '-r', '-z', '--numstat', '--no-renames'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    super(repo, ['diff-tree', '--stdin', '--always', '-r', '-z', '--numstat', '--no-renames']);
+    this.root = root;
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.buffer += chunk;
       this.drain();
     });
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
-    const fail = (error: Error) => {
-      this.failure = error;
-      for (const waiter of this.waiting.splice(0)) waiter.reject(error);
-    };
-    this.child.on('error', fail);
-    this.child.on('close', () => fail(new CatalogRepoError('git-failed', `git diff-tree exited early${this.stderr ? `: ${this.stderr.trim()}` : ''}`)));
   }
 
-  /** Answers the requests whose end marker has arrived: a pair's echo, its records, the marker's echo. */
+  /** Answers the requests whose end marker has arrived: a pair's echo, its records, the root's id. */
   private drain(): void {
-    const { marker } = this;
+    const marker = `${this.root}\0`;
     while (this.waiting.length > 0) {
       const header = PAIR_HEADER.exec(this.buffer);
       if (!header) return;
       const stat: DiffStat = { filesChanged: 0, linesAdded: 0, linesRemoved: 0 };
       let position = header[0].length;
-      for (let record = NUMSTAT.exec(this.buffer.slice(position)); record; record = NUMSTAT.exec(this.buffer.slice(position))) {
+      for (;;) {
+        NUMSTAT.lastIndex = position;
+        const record = NUMSTAT.exec(this.buffer);
+        if (!record) break;
         stat.filesChanged += 1;
         stat.linesAdded += record[1] === '-' ? 0 : Number(record[1]);
         stat.linesRemoved += record[2] === '-' ? 0 : Number(record[2]);
-        position += record[0].length;
+        position = NUMSTAT.lastIndex;
       }
       if (!this.buffer.startsWith(marker, position)) return;
       this.buffer = this.buffer.slice(position + marker.length);
@@ -223,17 +241,7 @@ class TreeDiffer {
 
   /** Files changed and lines added and removed from tree `from` to tree `to`. */
   diff(from: string, to: string): Promise<DiffStat> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.child.stdin.write(`${from} ${to}\n${this.marker.slice(0, -1)}\n`);
-    });
-  }
-
-  close(): void {
-    this.child.removeAllListeners('close');
-    this.child.on('close', () => {});
-    this.child.stdin.end();
+    return this.ask(`${from} ${to}\n${this.root}\n`);
   }
 }
 

@@ -8,7 +8,8 @@
  */
 import { compareNames, isReservedName } from '../grammar.ts';
 import { CONTENT_TYPE, mediaTypeOf } from '../http/content-types.ts';
-import { fillTemplate, queryDefault, surface, type SurfaceId } from '../surfaces/registry.ts';
+import { fillTemplate, surface, type SurfaceId } from '../surfaces/registry.ts';
+import { resolveQuery } from '../surfaces/query.ts';
 import type { Diff, PackageRecord } from '../schemas/wire.ts';
 import { advisoryMap, transitiveAdvisories } from './advisories.ts';
 import type { CatalogAnalysis } from './analysis.ts';
@@ -18,7 +19,7 @@ import { composeRecentCommits } from './commits.ts';
 import type { ApiExamples } from './openapi.ts';
 import { composeCard, composeDeps, composeEnvelope, composeRecord, composeVersions } from './package.ts';
 import { composeSbom } from './sbom/index.ts';
-import { composeBadge, type BadgeMetric, type BadgeStyle } from './badge.ts';
+import { badgeOptions, composeBadge } from './badge.ts';
 import type { CatalogState, CommitInfo } from './types.ts';
 
 /** How many items an example keeps of a list that grows with the catalog or its history. */
@@ -127,8 +128,7 @@ export async function composeApiExamples(
     bodies.push(['pinned-sbom', sboms], ['package-sbom', sboms]);
     // The badge in its defaults: the file the build writes for the package.
     const badge = surface('package-badge');
-    const options = { metric: queryDefault(badge, 'metric') as BadgeMetric, style: queryDefault(badge, 'style') as BadgeStyle, label: '' };
-    bodies.push(['package-badge', { [mediaTypeOf(badge.contentType)]: composeBadge(record, options) }]);
+    bodies.push(['package-badge', { [mediaTypeOf(badge.contentType)]: composeBadge(record, badgeOptions(resolveQuery(badge, {}))) }]);
   }
   return {
     name: key === null ? PLACEHOLDER_NAME : state.packages.get(key)!.manifest.name,

@@ -6,7 +6,7 @@
  */
 import { makeBadge } from 'badge-maker';
 import type { PackageRecord } from '../schemas/wire.ts';
-import { SEVERITY_RANK } from './severity.ts';
+import { maxSeverity } from './severity.ts';
 import type { Severity } from './types.ts';
 
 /** The metrics (registry row `package-badge`, parameter `metric`). */
@@ -71,8 +71,7 @@ function scoreFace(record: BadgeSource): Omit<BadgeFace, 'label'> {
 }
 
 function advisoriesFace(record: BadgeSource): Omit<BadgeFace, 'label'> {
-  let highest: Severity | null = null;
-  for (const { severity } of record.advisories) if (highest === null || SEVERITY_RANK[severity] > SEVERITY_RANK[highest]) highest = severity;
+  const highest = maxSeverity(record.advisories.map(({ severity }) => severity));
   return { message: String(record.advisories.length), color: highest === null ? NO_ADVISORIES_COLOR : SEVERITY_COLOR[highest] };
 }
 

@@ -108,7 +108,11 @@ export function oneLine(text: string): string {
   return ONE_LINE_ASCII.test(text) ? text : plainText(text).replace(/\s+/g, ' ').trim();
 }
 
-/** An http(s) URL from the catalog, normalized (spaces, quotes and angle brackets percent-encoded); null for anything else. */
+/**
+ * An http(s) URL from the catalog, normalized (spaces, quotes and angle brackets percent-encoded);
+ * null for anything else (`javascript:`, relative, garbage), which documents and pages show as
+ * text, never as a link.
+ */
 export function webUrl(raw: string | null | undefined): string | null {
   if (!raw) return null;
   try {

@@ -25,7 +25,7 @@ import { CONTENT_TYPE, mediaTypeOf } from '../http/content-types.ts';
 import { ERROR_BODY } from '../http/error-bodies.ts';
 import { SESSION_COOKIE } from '../http/session.ts';
 import { SCHEMA_VERSION, WIRE } from '../schemas/wire.ts';
-import { SURFACES, fillTemplate, surface, templateParams, type QueryParameter, type SurfaceId, type SurfaceRow } from '../surfaces/registry.ts';
+import { SURFACES, escapeRegExp, fillTemplate, surface, templateParams, type QueryParameter, type SurfaceId, type SurfaceRow } from '../surfaces/registry.ts';
 
 /** Bodies the build composed from the tip of the catalog, shown as the document's examples. */
 export interface ApiExamples {
@@ -156,7 +156,6 @@ const OPERATIONS: Readonly<Record<string, { readonly summary: string; readonly d
 
 /** `^...$` sources of several grammar patterns as one pattern that matches any of them. */
 const anyOf = (...patterns: RegExp[]) => `^(?:${patterns.map((pattern) => pattern.source.replace(/^\^|\$$/g, '')).join('|')})$`;
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const inner = (pattern: RegExp) => pattern.source.replace(/^\^|\$$/g, '');
 const quote = (values: Iterable<string>) => [...values].map((value) => `\`${value}\``).join(', ');
 

@@ -16,8 +16,8 @@
  * registry parameter with `variantFiles`: a badge's `?metric=advisories`) are rewritten to it by both flavours.
  */
 import { CACHE } from './cache-control.ts';
-import { CONTENT_TYPE } from './content-types.ts';
-import { fillTemplate, publicFileTemplates, SERVED, templateParams, type SurfaceRow } from '../surfaces/registry.ts';
+import { CONTENT_TYPE, mediaTypeOf } from './content-types.ts';
+import { escapeRegExp, fillTemplate, publicFileTemplates, SERVED, templateParams, templatePattern, type SurfaceRow } from '../surfaces/registry.ts';
 
 /** One kind of file in `public/`: how a static host must serve it (derived from a registry row). */
 export interface StaticSurface {
@@ -61,10 +61,6 @@ export interface StaticSurface {
   readonly filePattern: RegExp;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A path template as an anchored regular expression source (a parameter is one path segment, captured when asked). */
-const templateSource = (template: string, capture = false) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join(capture ? '([^/]+)' : '[^/]+')}$`;
 
 /** `template` with its parameters replaced by `$1`, `$2`... in order (an nginx `rewrite` replacement). */
 const numbered = (template: string) => {
@@ -120,8 +116,8 @@ function staticSurfaces(row: SurfaceRow, urls: readonly string[]): StaticSurface
   const own: StaticSurface = {
     id: row.id,
     source: row.source,
-    pattern: new RegExp(templateSource(path)),
-    nginxLocation: fixed ? `= ${path}` : `~ ${templateSource(path)}`,
+    pattern: new RegExp(templatePattern(path)),
+    nginxLocation: fixed ? `= ${path}` : `~ ${templatePattern(path)}`,
     hostPath: page && !fixed ? null : hostPathOf(path, urls),
     contentType: row.contentType,
     cacheControl: row.cacheControl,
@@ -132,25 +128,25 @@ function staticSurfaces(row: SurfaceRow, urls: readonly string[]): StaticSurface
         parameter,
         value,
         file: `/${variant.template}`,
-        from: templateSource(path, true),
+        from: templatePattern(path, true),
         to: numbered(`/${variant.template}`),
       })),
     ),
     tryFile: !page ? '$uri' : fixed ? file : pageFileOf('$uri'),
-    filePattern: new RegExp(templateSource(file)),
+    filePattern: new RegExp(templatePattern(file)),
   };
   const variants = files.slice(1).map(({ template, query }): StaticSurface => {
     const url = `/${template}`;
     return {
       ...own,
       id: `${row.id}?${Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&')}`,
-      pattern: new RegExp(templateSource(url)),
-      nginxLocation: templateParams(url).length === 0 ? `= ${url}` : `~ ${templateSource(url)}`,
+      pattern: new RegExp(templatePattern(url)),
+      nginxLocation: templateParams(url).length === 0 ? `= ${url}` : `~ ${templatePattern(url)}`,
       hostPath: hostPathOf(url, urls),
       gatewayQuery: [],
       variants: [],
       tryFile: '$uri',
-      filePattern: new RegExp(templateSource(url)),
+      filePattern: new RegExp(templatePattern(url)),
     };
   });
   return [own, ...variants];
@@ -282,7 +278,7 @@ export function renderNginxRules(options: NginxRulesOptions = {}): string {
       '    gzip_proxied any;',
       '    gzip_min_length 1024;',
       '    gzip_comp_level 6;',
-      `    gzip_types ${surface.contentType.split(';')[0].trim()};`,
+      `    gzip_types ${mediaTypeOf(surface.contentType)};`,
       `    add_header Cache-Control ${quote(surface.cacheControl)};`,
       ...common(false),
       `    try_files ${surface.tryFile} ${miss};`,

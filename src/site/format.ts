@@ -30,20 +30,6 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
-/**
- * A URL from catalog data that a page may link to: absolute http(s) only. Anything else
- * (`javascript:`, relative, garbage) is shown as text, never as a link.
- */
-export function linkableUrl(value: string | null | undefined): string | null {
-  if (typeof value !== 'string') return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Severities from the most to the least severe, for ordering and for the filter's options. */
 export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'unknown'];
 

@@ -7,10 +7,11 @@
  */
 import { nameKey } from '../grammar.ts';
 import type { CommitInfo, Severity, VersionEvent } from '../compose/types.ts';
-import type { PackageCard, PackageEnvelope, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
+import type { PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
 import { fillTemplate, packageLinks, surface } from '../surfaces/registry.ts';
 import { advisoryHref, packagePageHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
-import { bySeverity, capped, formatCount, formatDate, formatTime, linkableUrl, plural, shortSha, type Capped } from './format.ts';
+import { bySeverity, capped, formatCount, formatDate, formatTime, plural, shortSha, type Capped } from './format.ts';
+import { webUrl } from '../compose/documents.ts';
 
 export interface PackageRef {
   readonly name: string;
@@ -93,8 +94,6 @@ export interface PackagePageView {
   readonly badge: {
     /** Site-relative address of the badge. */
     readonly src: string;
-    /** False until the badge surface is served: the page shows the snippet but no image. */
-    readonly show: boolean;
     readonly markdown: string;
     readonly html: string;
   };
@@ -104,6 +103,9 @@ export interface PackagePageView {
 export interface PackagePageInput {
   /** The bytes of `/api/pkgs/{name}.json`. */
   readonly envelope: string;
+  /** The record that envelope holds, and the commit it is of (the build has them parsed). */
+  readonly record: PackageRecord;
+  readonly tip: CommitInfo;
   /** Transitive entries starting at this package (composer's rollup). */
   readonly transitive: readonly TransitiveAdvisory[];
   /** Every version it shipped, oldest first (the page lists them newest first, as versions.json does). */
@@ -143,7 +145,7 @@ const referenceLabel = (type: string | undefined, url: string) => {
 
 export function advisoryRow(advisory: PackageRecord['advisories'][number]): AdvisoryRow {
   const references = advisory.references.flatMap((reference) => {
-    const url = linkableUrl(reference.url);
+    const url = webUrl(reference.url);
     return url ? [{ label: referenceLabel(reference.type, url), url }] : [];
   });
   return {
@@ -172,18 +174,16 @@ function scorecardView(scorecard: NonNullable<PackageRecord['scorecard']>): Scor
       score: check.score,
       scoreText: scoreText(check.score),
       reason: check.reason ?? null,
-      url: linkableUrl(check.documentation?.url),
+      url: webUrl(check.documentation?.url),
     })),
   };
 }
 
-const textLink = (value: string | null) => (value === null ? null : { text: value, url: linkableUrl(value) });
+const textLink = (value: string | null) => (value === null ? null : { text: value, url: webUrl(value) });
 
 export function packagePageView(input: PackagePageInput): PackagePageView {
-  const envelope = JSON.parse(input.envelope) as PackageEnvelope;
-  const record = envelope.package;
+  const { record, tip } = input;
   const links = packageLinks(record.name);
-  const tip: CommitInfo = { sha: envelope.commitSha, pushedAt: envelope.pushedAt, message: null };
   const build = record.dependencies.build.map((name) => dependencyRow(name, input.cards));
   const runtime = record.dependencies.runtime.map((name) => dependencyRow(name, input.cards));
   const dependents = capped(record.reverseDependencies, REVERSE_DEPENDENCIES_ON_PAGE);
@@ -214,7 +214,7 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
     starsText: formatCount(record.stars),
     homepage: textLink(record.homepage),
     repository: textLink(record.repository),
-    archive: { text: record.archive.url, url: linkableUrl(record.archive.url), sha256: record.archive.sha256 },
+    archive: { text: record.archive.url, url: webUrl(record.archive.url), sha256: record.archive.sha256 },
     dependencies: { build, runtime },
     missingCount: missing.size,
     reverseDependencies: { items: dependents.items.map((name) => packageRef(name, input.cards)), more: dependents.more },
@@ -247,7 +247,6 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
     })),
     badge: {
       src: links.badge,
-      show: surface('package-badge').served,
       markdown: `[![${record.name} on pkgcat](${badgeUrl})](${pageUrl})`,
       html: `<a href="${pageUrl}"><img src="${badgeUrl}" alt="${record.name} on pkgcat"></a>`,
     },

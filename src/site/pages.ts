@@ -25,7 +25,7 @@ export interface SiteInput {
   readonly listing: string;
   /** The bytes of `/api/pkgs/{name}.json` of a package present at the tip, by name key. */
   readonly envelope: (key: string) => string;
-  /** The package record at the tip, by name key (for the advisory pages). */
+  /** The package record at the tip, by name key. */
   readonly record: (key: string) => PackageRecord;
   /** Transitive entries at the tip, by the name key of the package they start at. */
   readonly transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>;
@@ -53,7 +53,7 @@ export function siteContext(input: SiteInput): SiteContext {
 }
 
 export function searchPage(context: SiteContext): SearchPageView {
-  return searchPageView({ listing: context.input.listing, siteUrl: context.input.siteUrl });
+  return searchPageView({ listing: context.input.listing, bundle: context.bundle, siteUrl: context.input.siteUrl });
 }
 
 /** The detail page of every package at the tip, in listing order. */
@@ -63,6 +63,8 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
     const key = nameKey(card.name);
     yield packagePageView({
       envelope: input.envelope(key),
+      record: input.record(key),
+      tip: input.tip,
       transitive: input.transitive.get(key) ?? [],
       history: input.history.get(key) ?? [],
       cards: context.cards,

@@ -36,6 +36,8 @@ export interface SearchPageView {
 export interface SearchPageInput {
   /** The tip's listing bundle as served (the serializer escaped `<`, `>` and `&`: safe inline). */
   readonly listing: string;
+  /** The same, parsed. */
+  readonly bundle: ListingBundle;
   readonly siteUrl: string;
 }
 
@@ -55,7 +57,7 @@ function row(card: PackageCard): SearchRow {
 }
 
 export function searchPageView(input: SearchPageInput): SearchPageView {
-  const bundle = JSON.parse(input.listing) as ListingBundle;
+  const { bundle } = input;
   return {
     kind: 'search',
     frame: pageFrame({

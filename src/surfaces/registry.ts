@@ -344,12 +344,15 @@ export function templateParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
 }
 
+/** `text` with the characters special in a regular expression escaped. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A template as an anchored regular expression source: a parameter is one path segment, captured when asked. */
+export const templatePattern = (template: string, capture = false) => `^${template.split(/\{\w+\}/).map(escapeRegExp).join(capture ? '([^/]+)' : '[^/]+')}$`;
+
 /** Every public file template of the served rows (their own and their variants), and the pattern of its files (template parameters as groups). */
 const PUBLIC_FILE_PATTERNS = SERVED.flatMap((row) =>
-  publicFileTemplates(row).map(({ template, query }) => {
-    const pattern = template.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    return { row, query, names: templateParams(template), pattern: new RegExp(`^${pattern.join('([^/]+)')}$`) };
-  }),
+  publicFileTemplates(row).map(({ template, query }) => ({ row, query, names: templateParams(template), pattern: new RegExp(templatePattern(template, true)) })),
 );
 
 /**

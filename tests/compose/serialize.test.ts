@@ -48,6 +48,12 @@ describe('serialize: sorted keys at every depth (serialize.ts: bytes depend only
     expect(JSON.parse(serialize(value))).toEqual(value);
   });
 
+  it('keeps a `__proto__` key, as catalog data parsed from JSON may hold one', () => {
+    const value = JSON.parse('{"b":1,"__proto__":{"x":2},"a":[{"__proto__":3}]}') as unknown;
+    expect(serialize(value)).toBe('{"__proto__":{"x":2},"a":[{"__proto__":3}],"b":1}');
+    expect(serializeSegments(value)).toEqual(['{"__proto__":{"x":2},"a":[{"__proto__":3}],"b":1}']);
+  });
+
   it('two objects with the same members in different insertion order give the same bytes', () => {
     const one = { pkg: { name: 'zlib', version: '1.0', deps: { runtime: [], build: [] } }, sha: 'x' };
     const two = { sha: 'x', pkg: { deps: { build: [], runtime: [] }, version: '1.0', name: 'zlib' } };
