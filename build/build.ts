@@ -181,7 +181,7 @@ async function buildLocked(
   /** The commits this run composed and wrote a state for. */
   const writtenStates: string[] = [];
   /** The commit whose state the composer holds, for diffing the next commit against its parent cheaply. */
-  let composedCommit: CommitInfo | null = resume ? (known.get(resume.sha) ?? (await readStateRoot(out, resume.sha))?.commit ?? null) : null;
+  let composedCommit: CommitInfo | null = resume ? model.state().commit : null;
 
   for (let index = 0; index < logged.length; index++) {
     const commit = logged[index];

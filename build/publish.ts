@@ -147,7 +147,7 @@ async function writeRelease(
   await writeText(paths.staticRules.nginx(staging), renderNginxRules());
   await writeText(paths.staticRules.nginxGateway(staging), renderNginxRules({ flavour: 'gateway' }));
 
-  await validateRelease(out, staging, { recomposedRecords: content.recomposedRecords, writtenRows: writing, writtenStates: content.writtenStates });
+  await validateRelease(out, staging, { recomposedRecords: content.recomposedRecords, writtenRows: writing, writtenStates: content.writtenStates, storedChecked: base !== null });
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;

@@ -118,6 +118,8 @@ interface Pending {
 class RenderPool implements SiteRenderer {
   readonly #workers: { worker: Worker; pending: Map<number, Pending> }[];
   #next = 0;
+  /** Why a worker died: every page after it fails with this, never waits on a worker that is gone. */
+  #failure: Error | null = null;
 
   constructor(entry: string, size: number) {
     this.#workers = Array.from({ length: size }, () => {
@@ -131,16 +133,20 @@ class RenderPool implements SiteRenderer {
         if (error !== undefined) waiting.reject(new Error(error));
         else waiting.resolve(html!);
       });
-      worker.on('error', (error) => {
+      const fail = (error: Error) => {
+        this.#failure ??= error;
         for (const waiting of pending.values()) waiting.reject(error);
         pending.clear();
-      });
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => fail(new Error(`a page render worker exited (code ${code})`)));
       worker.unref();
       return { worker, pending };
     });
   }
 
   render(path: string, view: PageView): Promise<Uint8Array> {
+    if (this.#failure) return Promise.reject(this.#failure);
     // The least busy worker.
     const target = this.#workers.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best));
     const id = this.#next++;

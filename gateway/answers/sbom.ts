@@ -10,7 +10,6 @@ import { CONTENT_TYPE } from '../../src/http/content-types.ts';
 import { composeSbom, type SbomFormat } from '../../src/compose/sbom/index.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths } from '../../src/store/layout.ts';
-import { fillTemplate, surface } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
 import { releaseFile } from './floating.ts';
@@ -25,8 +24,7 @@ async function composedSbom(catalog: Catalog, release: Release, sha: string, key
     if (!root) throw new Error(`commit ${sha} is on the release's chain but states/${sha}.json is missing`);
     const closure = await catalog.closure(root, key);
     if (!closure) return null;
-    const pinnedUrl = release.info.siteUrl + fillTemplate(surface('pinned-sbom').path, { sha, name: closure.root.name });
-    return Buffer.from(serialize(composeSbom(format, root.commit, closure, pinnedUrl)), 'utf8');
+    return Buffer.from(serialize(composeSbom(format, root.commit, closure, release.info.siteUrl)), 'utf8');
   });
   if (!body) return null;
   return {

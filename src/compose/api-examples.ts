@@ -121,9 +121,8 @@ export async function composeApiExamples(
       return records.get(name)!;
     };
     const closure = await sbomExampleClosure(lookup, key);
-    const pinnedUrl = siteUrl + fillTemplate(surface('pinned-sbom').path, { sha: commit.sha, name: closure.root.name });
     const sboms = Object.fromEntries(
-      (['cyclonedx', 'spdx'] as const).map((format) => [mediaTypeOf(CONTENT_TYPE[format]), composeSbom(format, commit, closure, pinnedUrl)]),
+      (['cyclonedx', 'spdx'] as const).map((format) => [mediaTypeOf(CONTENT_TYPE[format]), composeSbom(format, commit, closure, siteUrl)]),
     );
     bodies.push(['pinned-sbom', sboms], ['package-sbom', sboms]);
     // The badge in its defaults: the file the build writes for the package.
