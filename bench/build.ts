@@ -22,6 +22,7 @@ import {
   type DiskUsage,
 } from './lib.ts';
 import type { Suite, SuiteContext } from './suite.ts';
+import type { PublishCounts } from '../build/publish.ts';
 
 /** The targets, for 2-core machines. "2 GB" is read as 2 * 10^9 bytes, allocated on disk. */
 export const TARGETS = {
@@ -78,9 +79,15 @@ interface ChildBuild {
   seconds: number;
   /** buildCatalog alone, as the child measured it. */
   buildSeconds: number;
-  /** From the start of buildCatalog: when the release with the JSON surfaces went live, and the one with every surface. */
+  /**
+   * From the start of buildCatalog: when the release went live. One release holds every surface,
+   * so the JSON surfaces and every surface go live together (the two fields stay for comparison
+   * with older results, where a first release held the JSON alone).
+   */
   jsonLiveSeconds: number | null;
   allLiveSeconds: number | null;
+  /** What publishing cost (build/publish.ts PublishCounts): documents rendered, kept and spliced, files and bytes written, files linked. */
+  published: PublishCounts | null;
   peakRssMiB: number;
   commits: number;
   composed: number;
@@ -106,6 +113,10 @@ interface NoOp {
   peakRssBy: string;
 }
 
+/** A release's cost on one line: documents rendered, kept and spliced, files and bytes written, links. */
+const publishedText = (counts: PublishCounts) =>
+  `documents: ${count(counts.rendered)} rendered, ${count(counts.reused)} kept, ${count(counts.spliced)} spliced; files: ${count(counts.filesWritten)} written (${mib(counts.bytesWritten)}), ${count(counts.filesLinked)} linked`;
+
 const live = (seconds: number | null) => (seconds === null ? '-' : secs(seconds));
 
 /** Runs bench/measure-child.ts on the catalog and returns its figures. */
@@ -114,13 +125,15 @@ async function measuredBuild(root: string, repo: string, out: string): Promise<C
   const line = result.stdout.trim().split('\n').pop() ?? '';
   const figures = JSON.parse(line) as {
     buildSeconds: number; maxRssKiB: number; commits: number; composed: number; diagnostics: number; tip: string;
-    live: { complete: boolean; seconds: number }[];
+    live: { seconds: number }[];
+    published: PublishCounts | null;
   };
   return {
     seconds: result.seconds,
     buildSeconds: figures.buildSeconds,
     jsonLiveSeconds: figures.live[0]?.seconds ?? null,
-    allLiveSeconds: figures.live.find((release) => release.complete)?.seconds ?? null,
+    allLiveSeconds: figures.live[0]?.seconds ?? null,
+    published: figures.published,
     peakRssMiB: figures.maxRssKiB / 1024,
     commits: figures.commits,
     composed: figures.composed,
@@ -302,7 +315,8 @@ async function benchTarget(context: SuiteContext, target: Target): Promise<void>
         allocatedByFolder: Object.fromEntries(Object.entries(after.byFolder).map(([name, figures]) => [name, figures.allocatedBytes - before.byFolder[name].allocatedBytes])),
       },
     });
-    log(`  ${secs(build.seconds)} (buildCatalog ${secs(build.buildSeconds)}; JSON surfaces live at ${live(build.jsonLiveSeconds)}, every surface at ${live(build.allLiveSeconds)}), peak ${build.peakRssMiB.toFixed(0)} MiB, +${mib(after.allocatedBytes - before.allocatedBytes)} on disk`);
+    log(`  ${secs(build.seconds)} (buildCatalog ${secs(build.buildSeconds)}; every surface live at ${live(build.allLiveSeconds)}), peak ${build.peakRssMiB.toFixed(0)} MiB, +${mib(after.allocatedBytes - before.allocatedBytes)} on disk`);
+    if (build.published) log(`  ${publishedText(build.published)}`);
     before = after;
   }
 

@@ -18,8 +18,8 @@ if (!values.repo || !values.out) {
 }
 
 let logLines = 0;
-/** When each release went live, from the start of buildCatalog. */
-const live: { releaseId: string; complete: boolean; seconds: number }[] = [];
+/** When the release went live, from the start of buildCatalog. */
+const live: { releaseId: string; seconds: number }[] = [];
 const started = performance.now();
 const result = await buildCatalog({
   repo: resolve(values.repo),
@@ -28,7 +28,7 @@ const result = await buildCatalog({
   log: () => {
     logLines += 1;
   },
-  onLive: (releaseId, complete) => live.push({ releaseId, complete, seconds: (performance.now() - started) / 1000 }),
+  onLive: (releaseId) => live.push({ releaseId, seconds: (performance.now() - started) / 1000 }),
 });
 const buildSeconds = (performance.now() - started) / 1000;
 
@@ -42,6 +42,7 @@ process.stdout.write(
     logLines,
     buildSeconds,
     live,
+    published: result.published,
     maxRssKiB: process.resourceUsage().maxRSS,
   })}\n`,
 );

@@ -17,6 +17,7 @@ import { compressAtRest } from '../src/store/object-codec.ts';
 import { acquireLock } from '../src/store/lock.ts';
 import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
 import type { CatalogModel } from './model.ts';
+import type { PublishCounts } from './publish.ts';
 import { Checkpoints, checkpointDirectory } from './checkpoints.ts';
 
 export interface BuildOptions {
@@ -38,11 +39,8 @@ export interface BuildOptions {
    * once, with its pid) instead of failing. A lock of a process that died is taken over either way.
    */
   waitForLock?: (holder: number | null) => void;
-  /**
-   * Told when a release goes live (`current` switched to it): first the one with the JSON surfaces
-   * (`complete` false), then the one with every surface. For the benchmark's timings.
-   */
-  onLive?: (releaseId: string, complete: boolean) => void;
+  /** Told when the build's release goes live (`current` switched to it). For the benchmark's timings. */
+  onLive?: (releaseId: string) => void;
   /** Commits between spaced checkpoints (checkpoints.ts SPACINGS); tests make them short. */
   checkpointSpacings?: readonly number[];
 }
@@ -69,6 +67,8 @@ export interface BuildResult {
   releaseId: string | null;
   /** Diagnostics raised by the commits this run read. */
   diagnostics: Diagnostic[];
+  /** What publishing the release cost (documents rendered, kept, spliced; files and bytes written); null when nothing changed. */
+  published: PublishCounts | null;
 }
 
 /** One build at a time per output directory (a killed build's lock is taken over). */
@@ -140,7 +140,7 @@ function upToDate(previous: { info: ReleaseInfo } | null, tip: string, options: 
 }
 
 function nothingToDo(tip: string, previous: { info: ReleaseInfo }): BuildResult {
-  return { tip, commits: previous.info.commitCount, composed: 0, applied: 0, resumedFrom: null, releaseId: null, diagnostics: [] };
+  return { tip, commits: previous.info.commitCount, composed: 0, applied: 0, resumedFrom: null, releaseId: null, diagnostics: [], published: null };
 }
 
 async function buildLocked(
@@ -249,7 +249,7 @@ async function buildLocked(
     chainInfos.push(info);
   }
   const names = new Map([...tipState.packages].map(([key, pkg]) => [key, pkg.manifest.name]));
-  const releaseId = await publishRelease(out, {
+  const published = await publishRelease(out, {
     tip: tipState.commit,
     chain: chainInfos,
     records: composer.records.items,
@@ -269,7 +269,7 @@ async function buildLocked(
   // it starts from an older checkpoint, whose later commits are built: nothing is lost).
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
   await checkpoints.prune();
-  return { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId, diagnostics };
+  return { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId: published.id, diagnostics, published: published.counts };
 }
 
 /** Commits whose files may still be being written while the next ones compose. */

@@ -155,14 +155,13 @@ async function checkPublicTree(
   chain: CommitInfo[],
   problems: string[],
   recomposed: ReadonlySet<string> | null,
-  checkedRows: ReadonlySet<string> | null,
+  writtenFiles: ReadonlySet<string> | null,
 ): Promise<void> {
   // An envelope is these bytes around its record (the serializer sorts keys, so the record sits between them).
   const [envelopeStart, envelopeEnd] = info.tip ? serialize(composeEnvelope(info.tip, new RawJson('\u0000'))).split('\u0000') : ['', ''];
   const publicDir = paths.public(releaseDir);
   const files = new Set(await listFiles(publicDir));
   files.delete(paths.publicFile.headers());
-  // The rows this release wrote for its tip (a first release of two carries the previous one's documents: build/publish.ts).
   const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
   const expectedNames = Object.values(names).filter((name) => !isReservedName(name));
   const perPackage = perPackageFiles(written);
@@ -191,8 +190,8 @@ async function checkPublicTree(
       problems.push(`public/${file} is no surface's file`);
       return;
     }
-    // A file of a row this release did not write is a link to one an earlier release checked.
-    if (checkedRows && !checkedRows.has(owner.row.id)) return;
+    // A file this release did not write is a link to one an earlier release checked.
+    if (writtenFiles && !writtenFiles.has(file)) return;
     const path = join(publicDir, file);
     if (owner.row.id === 'openapi') {
       problems.push(...openApiProblems(await readFile(path, 'utf8')));
@@ -231,7 +230,7 @@ async function checkPublicTree(
     if (checks.length >= 64) await Promise.all(checks.splice(0));
   }
   await Promise.all(checks);
-  if ((!checkedRows || checkedRows.has('recent-commits')) && recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is missing or short');
+  if (recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is missing or short');
 }
 
 export interface ValidateOptions {
@@ -242,21 +241,16 @@ export interface ValidateOptions {
    */
   readonly recomposedRecords?: ReadonlySet<string>;
   /**
-   * The rows whose files this release wrote: only their files are read and checked (the others are
-   * links to files of a release published and checked before; they are still checked to be there).
+   * The files of public/ this release wrote: only they are read and checked (the others are links
+   * to files of a release published and checked before; they are still checked to be there).
    * Absent: every file.
    */
-  readonly writtenRows?: ReadonlySet<string>;
+  readonly writtenFiles?: ReadonlySet<string>;
   /**
    * The commits whose states this build wrote: they are checked to be on disk (the states of
    * earlier commits were checked by the builds that wrote them). Absent: every commit of the chain.
    */
   readonly writtenStates?: readonly string[];
-  /**
-   * The tip's states and stored bodies were checked by the release this one builds on (the
-   * second release of a build, same tip): only the public tree is checked.
-   */
-  readonly storedChecked?: boolean;
 }
 
 export async function validateRelease(out: string, releaseDir: string, options: ValidateOptions = {}): Promise<void> {
@@ -268,13 +262,11 @@ export async function validateRelease(out: string, releaseDir: string, options: 
 
   if (!info.tip || chain[0]?.sha !== info.tip.sha) problems.push('release.json tip is not the newest commit of chain.json');
   if (info.commitCount !== chain.length) problems.push(`release.json counts ${info.commitCount} commits, chain.json has ${chain.length}`);
-  if (!options.storedChecked) {
-    for (const sha of options.writtenStates ?? chain.map((commit) => commit.sha)) if (!existsSync(paths.state(out, sha))) problems.push(`commit ${sha} has no state`);
-    if (info.tip && !existsSync(paths.state(out, info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
-    const tip = info.tip && (await readStateRoot(out, info.tip.sha));
-    if (tip) await checkStoredKinds(out, tip, problems);
-  }
-  await checkPublicTree(releaseDir, info, names, chain, problems, options.recomposedRecords ?? null, options.writtenRows ?? null);
+  for (const sha of options.writtenStates ?? chain.map((commit) => commit.sha)) if (!existsSync(paths.state(out, sha))) problems.push(`commit ${sha} has no state`);
+  if (info.tip && !existsSync(paths.state(out, info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
+  const tip = info.tip && (await readStateRoot(out, info.tip.sha));
+  if (tip) await checkStoredKinds(out, tip, problems);
+  await checkPublicTree(releaseDir, info, names, chain, problems, options.recomposedRecords ?? null, options.writtenFiles ?? null);
 
   if (problems.length > 0) throw new BuildValidationError(problems);
 }

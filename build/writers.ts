@@ -4,6 +4,13 @@
  * the body for each file; publish.ts places it at the row's public file and validate.ts checks it
  * against the row's wire schema. A new static surface is a registry row, a pure compose
  * function, and one writer here.
+ *
+ * A document of which the catalog has one per package or advisory is yielded as a `Rendition`:
+ * the digest of its own inputs, and how to render it. publish.ts renders it only when that digest
+ * differs from the one the previous release recorded for the file, and otherwise keeps the
+ * previous file (docs/decisions.md "What a document is made from"). A document that must carry
+ * the tip (the package page embeds the envelope; the floating SBOM names its commit) is rendered
+ * with holes where the tip's values go, and publish.ts splices this tip's values into them.
  */
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
@@ -15,9 +22,11 @@ import { composeLlmsFullTxt, composeLlmsTxt } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
-import { isReservedName } from '../src/grammar.ts';
+import { isReservedName, nameKey } from '../src/grammar.ts';
 import { packageClosure } from '../src/compose/closure.ts';
 import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
+import { sbomSerialNumber } from '../src/compose/sbom/cyclonedx.ts';
+import { contentHash } from '../src/store/hash.ts';
 import { resolveQuery } from '../src/surfaces/query.ts';
 import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
@@ -59,15 +68,56 @@ export interface ReleaseContent {
   listing: string;
 }
 
+/** A body with holes: `pieces[i]`, then the tip's value of `holes[i]`, ..., then the last piece. */
+export interface Pieces {
+  readonly pieces: readonly string[];
+  readonly holes: readonly string[];
+}
+
+export interface Rendered {
+  /** The document; with holes when it carries the tip (and its Rendition has `holes`). */
+  readonly body: string | Uint8Array | Pieces;
+  /** What it read (a traced document): the inputs its key covers. */
+  readonly reads?: readonly string[];
+}
+
+/** A document kept across releases while its inputs stay the same (publish.ts). */
+export interface Rendition {
+  /**
+   * The digest of the document's inputs and of the code that renders it; given, for a traced
+   * document, what it read when it was last rendered. null: unknown (render it).
+   */
+  key(reads: readonly string[] | undefined): string | null;
+  render(): Rendered | Promise<Rendered>;
+  /** This tip's value of each hole the body has, by hole name (a document that carries the tip). */
+  readonly holes?: Readonly<Record<string, string>>;
+}
+
 export interface PublicBody {
   /** Values of the row's `publicFile` template parameters. */
   readonly params: Readonly<Record<string, string>>;
   /** The query values it answers, when it is a variant file (registry.ts publicFileTemplates); none: the row's own file. */
   readonly query?: Readonly<Record<string, string>>;
-  /** The file's text, or its UTF-8 bytes (a rendered page, never decoded). */
-  readonly body: string | Uint8Array;
+  /** The file's text, or its UTF-8 bytes (a rendered page, never decoded), or how to render it when its inputs changed. */
+  readonly body: string | Uint8Array | Rendition;
   /** Many files have these very bytes (a badge is one of a few hundred): publish.ts stores them once and links. */
   readonly shared?: boolean;
+  /** The tip's values around a record composed before (an envelope): counted as spliced, not rendered. */
+  readonly spliced?: boolean;
+}
+
+export const isRendition = (body: PublicBody['body']): body is Rendition => typeof body === 'object' && 'render' in body;
+
+/** What a release's writers share besides its content: the version of the code that renders, and the bodies of other rows. */
+export interface WriterContext {
+  readonly content: ReleaseContent;
+  /**
+   * A hash of the code that composes and renders the documents (src/, site/): a document rendered
+   * by another version is rendered again.
+   */
+  readonly codeVersion: string;
+  /** The body of a file of this release, once its row has placed it (llms-full.txt reads the mirrors). */
+  readonly placed: (rowId: string, params: Readonly<Record<string, string>>) => Promise<string>;
 }
 
 /** The packages of the release whose `/api/pkgs/{name}...` files are written: a fixed route wins over a package of the same name (DECISIONS.md 4). */
@@ -78,7 +128,7 @@ function* publishedPackages(content: ReleaseContent): Iterable<{ key: string; na
   }
 }
 
-export type Writer = (content: ReleaseContent) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
+export type Writer = (context: WriterContext) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
 
 /** The tip's records, each parsed once per release on first use and shared by every writer (none changes them). */
 const parsedRecords = new WeakMap<ReleaseContent, Map<string, PackageRecord>>();
@@ -95,7 +145,7 @@ function recordOf(content: ReleaseContent, key: string): PackageRecord | null {
   return record;
 }
 
-/** Composed once per release, on first use: the documents' input, and the mirrors (llms-full.txt holds them all again). */
+/** Composed once per release, on first use: the documents' input. */
 const tips = new WeakMap<ReleaseContent, TipDocuments>();
 /** The transitive rollups parsed once per release (the documents and the pages read them). */
 const rollups = new WeakMap<ReleaseContent, Map<string, TransitiveAdvisory[]>>();
@@ -109,7 +159,6 @@ function transitiveOf(content: ReleaseContent): Map<string, TransitiveAdvisory[]
   }
   return transitive;
 }
-const mirrors = new WeakMap<ReleaseContent, { packages: Map<string, string>; advisories: Map<string, string> }>();
 
 function tipOf(content: ReleaseContent): TipDocuments {
   let tip = tips.get(content);
@@ -126,19 +175,172 @@ function tipOf(content: ReleaseContent): TipDocuments {
   return tip;
 }
 
-/** The markdown mirrors of every package (by name key) and every active advisory (by id). */
-function mirrorsOf(content: ReleaseContent) {
-  let composed = mirrors.get(content);
-  if (!composed) {
-    const tip = tipOf(content);
-    composed = {
-      packages: new Map([...tip.records.keys()].map((key) => [key, composePackageMarkdown(tip, key)])),
-      advisories: new Map([...tip.advisories.values()].map((reach) => [reach.id, composeAdvisoryMarkdown(tip, reach)])),
-    };
-    mirrors.set(content, composed);
+// ---- Inputs: what a document read, and their digest -------------------------------------------
+
+/** A read of everything (an iteration of a whole map, the tip's commit): the document is rendered every time. */
+const EVERYTHING = '*';
+
+/**
+ * A map that notes each key read from it (`<prefix>:<key>`), and EVERYTHING when it is walked
+ * whole. Composing a mirror through these tells which records, rollups and histories it is made
+ * of: when none of them changed, neither did the mirror (its composition is a pure function of them).
+ */
+class TracedMap<V> implements ReadonlyMap<string, V> {
+  readonly #map: ReadonlyMap<string, V>;
+  readonly #prefix: string;
+  readonly #reads: Set<string>;
+
+  constructor(map: ReadonlyMap<string, V>, prefix: string, reads: Set<string>) {
+    this.#map = map;
+    this.#prefix = prefix;
+    this.#reads = reads;
   }
-  return composed;
+
+  get(key: string): V | undefined {
+    this.#reads.add(`${this.#prefix}:${key}`);
+    return this.#map.get(key);
+  }
+
+  has(key: string): boolean {
+    this.#reads.add(`${this.#prefix}:${key}`);
+    return this.#map.has(key);
+  }
+
+  get size(): number {
+    this.#reads.add(EVERYTHING);
+    return this.#map.size;
+  }
+
+  forEach(callback: (value: V, key: string, map: ReadonlyMap<string, V>) => void): void {
+    this.#reads.add(EVERYTHING);
+    this.#map.forEach((value, key) => callback(value, key, this));
+  }
+
+  entries(): MapIterator<[string, V]> {
+    this.#reads.add(EVERYTHING);
+    return this.#map.entries();
+  }
+
+  keys(): MapIterator<string> {
+    this.#reads.add(EVERYTHING);
+    return this.#map.keys();
+  }
+
+  values(): MapIterator<V> {
+    this.#reads.add(EVERYTHING);
+    return this.#map.values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.entries();
+  }
 }
+
+/** The tip's documents as one document sees them, noting what it reads. */
+function tracedTip(tip: TipDocuments, reads: Set<string>): TipDocuments {
+  return {
+    get commit() {
+      reads.add(EVERYTHING);
+      return tip.commit;
+    },
+    siteUrl: tip.siteUrl,
+    records: new TracedMap(tip.records, 'record', reads),
+    transitive: new TracedMap(tip.transitive, 'transitive', reads),
+    history: new TracedMap(tip.history, 'history', reads),
+    advisories: new TracedMap(tip.advisories, 'advisory', reads),
+  };
+}
+
+/** The hash of each input of the release, made once on first use. */
+const inputHashes = new WeakMap<ReleaseContent, Map<string, string>>();
+
+/** The hash of one input (`record:<key>`, ...) at the tip; absent inputs hash alike. */
+function inputHash(content: ReleaseContent, read: string): string {
+  let hashes = inputHashes.get(content);
+  if (!hashes) inputHashes.set(content, (hashes = new Map()));
+  let hash = hashes.get(read);
+  if (hash === undefined) {
+    const colon = read.indexOf(':');
+    const [kind, key] = [read.slice(0, colon), read.slice(colon + 1)];
+    const value =
+      kind === 'record' ? content.records.get(key)
+      : kind === 'transitive' ? content.transitive.get(key)
+      : kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
+      : kind === 'advisory' ? (tipOf(content).advisories.has(key) ? JSON.stringify(tipOf(content).advisories.get(key)) : undefined)
+      : undefined;
+    hashes.set(read, (hash = value === undefined ? '-' : contentHash(value)));
+  }
+  return hash;
+}
+
+/** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
+function tracedKey(context: WriterContext, kind: string, reads: readonly string[] | undefined): string | null {
+  if (!reads || reads.includes(EVERYTHING)) return null;
+  const lines = reads.map((read) => `${read}=${inputHash(context.content, read)}`);
+  return contentHash([kind, context.codeVersion, context.content.siteUrl, ...lines].join('\n'));
+}
+
+// ---- Holes: the tip's values in a document that carries it ------------------------------------
+
+/**
+ * Two stand-ins for the tip, unlike any real commit. A document that carries the tip is rendered
+ * at both, and each value derived from the tip is found in the text: where the two renderings
+ * differ only by those values, the rest is the document's pieces. Where they differ otherwise (the
+ * catalog's text happens to hold a stand-in's value), the document is rendered at the real tip.
+ */
+const STAND_INS: readonly CommitInfo[] = [
+  { sha: 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0', pushedAt: '1999-01-01T01:01:01Z', message: null },
+  { sha: '0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e', pushedAt: '1998-02-02T02:02:02Z', message: null },
+] as CommitInfo[];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `text` cut at each occurrence of a hole's value; null when a value is empty. */
+function cutAtHoles(text: string, values: Readonly<Record<string, string>>): Pieces | null {
+  const byValue = new Map(Object.entries(values).map(([hole, value]) => [value, hole]));
+  if (byValue.has('') || byValue.size !== Object.keys(values).length) return null;
+  const pattern = new RegExp([...byValue.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  const pieces: string[] = [];
+  const holes: string[] = [];
+  let from = 0;
+  for (const match of text.matchAll(pattern)) {
+    pieces.push(text.slice(from, match.index));
+    holes.push(byValue.get(match[0])!);
+    from = match.index + match[0].length;
+  }
+  pieces.push(text.slice(from));
+  return { pieces, holes };
+}
+
+/** The pieces of a document that carries the tip (`render` at a commit, `holes` its values at that commit), or its text at `tip` when the pieces cannot be told apart. */
+async function withHoles(
+  tip: CommitInfo,
+  render: (commit: CommitInfo) => string | Promise<string>,
+  holes: (commit: CommitInfo) => Record<string, string>,
+): Promise<Pieces | string> {
+  const [first, second] = await Promise.all(STAND_INS.map(async (standIn) => cutAtHoles(await render(standIn), holes(standIn))));
+  const same = first && second && first.holes.join() === second.holes.join() && first.pieces.every((piece, index) => piece === second.pieces[index]);
+  return same ? first : render(tip);
+}
+
+/** The values of the holes of the floating SBOM of `name` at `commit` (src/compose/sbom/cyclonedx.ts). */
+function sbomHoles(commit: CommitInfo, name: string): Record<string, string> {
+  return {
+    sha: commit.sha,
+    pushedAt: commit.pushedAt,
+    timestamp: new Date(commit.pushedAt).toISOString(),
+    serialNumber: sbomSerialNumber(commit.sha, name, 'cyclonedx'),
+  };
+}
+
+// ---- Pages -----------------------------------------------------------------------------------
+
+/**
+ * What the package pages are rendered with in place of the envelope: the page is cut there, and
+ * the tip's envelope spliced in (the page embeds it byte for byte). NUL never reaches a page from
+ * the catalog's text unescaped; if it did, the page would have two and be rendered at the tip.
+ */
+const ENVELOPE_HOLE = '\u0000pkgcat-envelope\u0000';
 
 /** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
 const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, string>; site?: SiteContext }>();
@@ -160,7 +362,7 @@ function envelopeOf(content: ReleaseContent, key: string): string {
   return envelope;
 }
 
-/** What every page of the release is made from (src/site/pages.ts). */
+/** What every page of the release is made from (src/site/pages.ts); the package pages get ENVELOPE_HOLE. */
 function siteOf(content: ReleaseContent): SiteContext {
   const entry = sharedOf(content);
   entry.site ??= siteContext({
@@ -168,7 +370,7 @@ function siteOf(content: ReleaseContent): SiteContext {
     chain: content.chain,
     siteUrl: content.siteUrl,
     listing: content.listing,
-    envelope: (key) => envelopeOf(content, key),
+    envelope: () => ENVELOPE_HOLE,
     record: (key) => recordOf(content, key)!,
     transitive: transitiveOf(content),
     history: content.history,
@@ -177,63 +379,45 @@ function siteOf(content: ReleaseContent): SiteContext {
   return entry.site;
 }
 
-/** Pages being rendered at once: the render workers stay busy while this thread makes the next views and writes. */
-const RENDER_WINDOW = 32;
+const decoder = new TextDecoder();
 
-/** Renders views through the compiled site (build/site.ts): one page per view, at the row's path, in order. */
-async function* renderPages<View extends PageView>(
-  id: 'search-page' | 'package-page' | 'advisory-page' | 'changes-page',
-  views: Iterable<View>,
-  params: (view: View) => Record<string, string> = () => ({}),
-): AsyncGenerator<PublicBody> {
-  const site = await loadSite();
-  const { path } = surface(id);
-  const rendering: Promise<PublicBody>[] = [];
-  for (const view of views) {
-    const values = params(view);
-    rendering.push(site.render(fillTemplate(path, values), view).then((body) => ({ params: values, body })));
-    if (rendering.length >= RENDER_WINDOW) yield await rendering.shift()!;
-  }
-  while (rendering.length > 0) yield await rendering.shift()!;
+/**
+ * A page as a Rendition: its key is the hash of its view (everything the template lays out) and
+ * of the site's code. A package page is cut at its envelope, which is spliced per tip.
+ */
+function page(context: WriterContext, id: 'search-page' | 'package-page' | 'advisory-page' | 'changes-page', params: Record<string, string>, view: PageView, envelope?: string): Rendition {
+  const key = contentHash([id, context.codeVersion, JSON.stringify(view)].join('\n'));
+  const path = fillTemplate(surface(id).path, params);
+  return {
+    key: () => key,
+    holes: envelope === undefined ? undefined : { envelope },
+    render: async () => {
+      const html = await (await loadSite()).render(path, view);
+      if (envelope === undefined) return { body: html };
+      const pieces = decoder.decode(html).split(ENVELOPE_HOLE);
+      // Anything but one hole (the catalog's text held the stand-in): the page as it is at this tip, not kept.
+      if (pieces.length !== 2) return { body: await (await loadSite()).render(path, { ...view, envelope } as PageView) };
+      return { body: { pieces, holes: ['envelope'] } };
+    },
+  };
 }
-
-/**
- * The documents for agents, crawlers and feed readers: rewritten whole with every commit (about a
- * second on a catalog of 3,000 packages), so deferred too. Until the second release brings this
- * commit's, the first one carries the previous release's (build/publish.ts): a reader gets them
- * one commit old for those seconds, never a 404 (each names the commit it was read from).
- */
-export const CARRIED_ROWS: ReadonlySet<string> = new Set([
-  'advisory-feed', 'changes-feed', 'package-markdown', 'advisory-markdown', 'llms-txt', 'llms-full-txt', 'sitemap',
-  // The HTML pages: every one changes with every commit (each carries the tip's commitSha), a few seconds of rendering.
-  'search-page', 'package-page', 'advisory-page', 'changes-page',
-]);
-
-/**
- * Rows published in a second release right after the first (build/publish.ts), so a new commit's
- * JSON surfaces do not wait for them: a document per package composed from its closure (seconds
- * on a large catalog; the gateway composes a missing one on request), the badges (a folder per
- * package and two files in it: the first release then needs no folder per package; the gateway
- * draws a missing one from the record, the same bytes), and the documents above.
- */
-export const DEFERRED_ROWS: ReadonlySet<string> = new Set(['package-sbom', 'package-badge', ...CARRIED_ROWS]);
 
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
-  'recent-commits': function* (content) {
+  'recent-commits': function* ({ content }) {
     const limit = queryDefault(surface('recent-commits'), 'limit') as number;
     yield { params: {}, body: serialize(composeRecentCommits(content.chain, limit)) };
   },
-  /** `/api/pkgs/{name}.json` of every package at the tip, in its canonical spelling. */
-  package: function* (content) {
-    for (const { key, name } of publishedPackages(content)) yield { params: { name }, body: envelopeOf(content, key) };
+  /** `/api/pkgs/{name}.json` of every package at the tip, in its canonical spelling: the tip's values around the stored record. */
+  package: function* ({ content }) {
+    for (const { key, name } of publishedPackages(content)) yield { params: { name }, body: envelopeOf(content, key), spliced: true };
   },
   /**
    * `/api/pkgs/{name}/badge.svg` in the default style and label, for each metric (the score's is
    * the row's own file, the others its variant files). Badges repeat (a score is one of 101), so
    * each distinct one is drawn once.
    */
-  'package-badge': function* (content) {
+  'package-badge': function* ({ content }) {
     const row = surface('package-badge');
     const files = publicFileTemplates(row).map((file) => ({ query: file.query, options: badgeOptions(resolveQuery(row, file.query)) }));
     const drawn = new Map<string, string>();
@@ -249,57 +433,117 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     }
   },
   /** `/`: the search page, with the listing bundle inline. */
-  'search-page': (content) => renderPages('search-page', [searchPage(siteOf(content))]),
-  /** `/pkgs/{name}`: every package's detail page, with its envelope inline. */
-  'package-page': (content) => renderPages('package-page', packagePages(siteOf(content)), (view) => ({ name: view.name })),
+  'search-page': function* (context) {
+    yield { params: {}, body: page(context, 'search-page', {}, searchPage(siteOf(context.content))) };
+  },
+  /** `/pkgs/{name}`: every package's detail page, with its envelope inline (spliced per tip). */
+  'package-page': function* (context) {
+    const { content } = context;
+    for (const view of packagePages(siteOf(content))) {
+      const params = { name: view.name };
+      yield { params, body: page(context, 'package-page', params, view, envelopeOf(content, nameKey(view.name))) };
+    }
+  },
   /** `/advisories/{id}`: a page per advisory active at the tip. */
-  'advisory-page': (content) => renderPages('advisory-page', advisoryPages(siteOf(content)), (view) => ({ id: view.advisory.id })),
+  'advisory-page': function* (context) {
+    for (const view of advisoryPages(siteOf(context.content))) {
+      const params = { id: view.advisory.id };
+      yield { params, body: page(context, 'advisory-page', params, view) };
+    }
+  },
   /** `/changes`: what the recent commits changed. */
-  'changes-page': (content) => renderPages('changes-page', [changesPage(siteOf(content))]),
+  'changes-page': function* (context) {
+    yield { params: {}, body: page(context, 'changes-page', {}, changesPage(siteOf(context.content))) };
+  },
   /** `/pkgs/advisories.xml`: the advisories active at the tip, newest first. */
-  'advisory-feed': function* (content) {
+  'advisory-feed': function* ({ content }) {
     yield { params: {}, body: composeAdvisoryFeed(tipOf(content)) };
   },
   /** `/pkgs/changes.xml`: what each of the newest commits changed. */
-  'changes-feed': function* (content) {
+  'changes-feed': function* ({ content }) {
     yield { params: {}, body: composeChangesFeed(tipOf(content), content.recentChanges) };
   },
   /** `/pkgs/{name}.md` of every package at the tip (reserved names too: the rule is for /api/pkgs/ only). */
-  'package-markdown': function* (content) {
-    const tip = tipOf(content);
-    for (const [key, body] of mirrorsOf(content).packages) yield { params: { name: tip.records.get(key)!.name }, body };
+  'package-markdown': function* (context) {
+    const tip = tipOf(context.content);
+    for (const [key, record] of tip.records) {
+      yield {
+        params: { name: record.name },
+        body: {
+          key: (reads) => tracedKey(context, 'package-markdown', reads),
+          render: () => {
+            const reads = new Set<string>();
+            const body = composePackageMarkdown(tracedTip(tip, reads), key);
+            return { body, reads: [...reads] };
+          },
+        },
+      };
+    }
   },
   /** `/advisories/{id}.md` of every advisory active at the tip. */
-  'advisory-markdown': function* (content) {
-    for (const [id, body] of mirrorsOf(content).advisories) yield { params: { id }, body };
+  'advisory-markdown': function* (context) {
+    const tip = tipOf(context.content);
+    for (const id of tip.advisories.keys()) {
+      yield {
+        params: { id },
+        body: {
+          key: (reads) => tracedKey(context, 'advisory-markdown', reads),
+          render: () => {
+            const reads = new Set<string>();
+            const traced = tracedTip(tip, reads);
+            const body = composeAdvisoryMarkdown(traced, traced.advisories.get(id)!);
+            return { body, reads: [...reads] };
+          },
+        },
+      };
+    }
   },
-  'llms-txt': function* (content) {
+  'llms-txt': function* ({ content }) {
     yield { params: {}, body: composeLlmsTxt(tipOf(content)) };
   },
-  /** `/llms-full.txt`: every package mirror, then every advisory mirror. */
-  'llms-full-txt': function* (content) {
-    const { packages, advisories } = mirrorsOf(content);
-    yield { params: {}, body: composeLlmsFullTxt(tipOf(content), [...packages.values(), ...advisories.values()]) };
+  /** `/llms-full.txt`: every package mirror, then every advisory mirror, as this release placed them. */
+  'llms-full-txt': async function* ({ content, placed }) {
+    const tip = tipOf(content);
+    const mirrors = await Promise.all([
+      ...[...tip.records.values()].map((record) => placed('package-markdown', { name: record.name })),
+      ...[...tip.advisories.keys()].map((id) => placed('advisory-markdown', { id })),
+    ]);
+    yield { params: {}, body: composeLlmsFullTxt(tip, mirrors) };
   },
-  sitemap: async function* (content) {
+  sitemap: async function* ({ content }) {
     const { xml, omitted } = await composeSitemap(tipOf(content));
     if (omitted > 0) content.log(`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; ${omitted} are left out (docs/decisions.md "Sitemap")`);
     yield { params: {}, body: xml };
   },
   /**
    * `/api/pkgs/{name}/sbom.json` of every package at the tip in the default format (CycloneDX),
-   * the same bytes as the sha-pinned SBOM at the tip (src/compose/sbom/).
+   * the same bytes as the sha-pinned SBOM at the tip (src/compose/sbom/): made from the package's
+   * closure, with holes for the tip's sha, time and the serial number derived from them.
    */
-  'package-sbom': async function* (content) {
+  'package-sbom': function* (context) {
+    const { content } = context;
     const cache: ComponentCache = new WeakMap();
     for (const { key, name } of publishedPackages(content)) {
-      const closure = await packageClosure((dependency) => recordOf(content, dependency), key);
-      if (!closure) continue;
-      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, content.siteUrl, cache)) };
+      yield {
+        params: { name },
+        body: {
+          key: (reads) => tracedKey(context, 'package-sbom', reads),
+          holes: sbomHoles(content.tip, name),
+          render: async () => {
+            const reads = new Set<string>();
+            const closure = (await packageClosure((dependency) => {
+              reads.add(`record:${dependency}`);
+              return recordOf(content, dependency);
+            }, key))!;
+            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, content.siteUrl, cache)), (commit) => sbomHoles(commit, name));
+            return { body, reads: [...reads] };
+          },
+        },
+      };
     }
   },
   /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */
-  openapi: function* (content) {
+  openapi: function* ({ content }) {
     yield { params: {}, body: serialize(composeOpenApi({ siteUrl: content.siteUrl, examples: content.examples })) };
   },
 };

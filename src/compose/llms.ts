@@ -31,7 +31,7 @@ function header(tip: TipDocuments): string[] {
 
 function summaryOf(tip: TipDocuments): string {
   const advisories = tip.advisories.size;
-  return `A read-only catalog of ${tip.records.size} third-party software packages, served by pkgcat from a git repository whose main branch is the truth. For each package: its record (version, license, archive, dependencies, reverse dependencies), active security advisories direct and transitive (with the dependency path), an OpenSSF scorecard, version history and SBOMs. ${advisories} ${advisories === 1 ? 'advisory is' : 'advisories are'} active at the latest commit, ${tip.commit.sha} (${tip.commit.pushedAt}).`;
+  return `A read-only catalog of ${tip.records.size} third-party software packages, served by pkgcat from a git repository whose main branch is the truth. For each package: its record (version, license, archive, dependencies, reverse dependencies), active security advisories direct and transitive (with the dependency path), an OpenSSF scorecard, version history and SBOMs. ${advisories} ${advisories === 1 ? 'advisory is' : 'advisories are'} active at the latest commit of main.`;
 }
 
 /** `/llms.txt`. */

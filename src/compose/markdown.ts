@@ -79,8 +79,12 @@ const advisoryRef = (tip: TipDocuments, id: string) => markdownLink(escapeMarkdo
 
 const pathText = (entry: TransitiveAdvisory) => entry.culpritPath.map(escapeMarkdown).join(' → ');
 
+/**
+ * Which commit a mirror shows: the latest of main, named by a link, not by its sha, so that a
+ * mirror changes only when what it shows does (docs/decisions.md "What a document is made from").
+ */
 function catalogState(tip: TipDocuments): string {
-  return `commit ${code(tip.commit.sha)}, pushed ${tip.commit.pushedAt} (the latest commit of main)`;
+  return `the latest commit of main (its sha and time: ${markdownLink('recent-commits.json', siteLink(tip, 'recent-commits'))})`;
 }
 
 /** The facts every view of an advisory shares (severity, CVSS, aliases, dates, references), with `more` after the severity. */
@@ -157,7 +161,8 @@ function versionLines(tip: TipDocuments, record: PackageRecord, events: readonly
     `-${event.linesRemoved}`,
   ]);
   const older = events.length - newest.length;
-  const versionsJson = siteLink(tip, 'pinned-versions', { sha: tip.commit.sha, name: record.name });
+  // At the commit that shipped the newest version: the same history as at the tip, and a link that stays put until the next version.
+  const versionsJson = siteLink(tip, 'pinned-versions', { sha: events[events.length - 1].sha, name: record.name });
   return [
     `Newest first: the commit that shipped each version, and what it changed under \`packages/${record.name}/\` since the previous one.`,
     '',
@@ -174,7 +179,7 @@ function linkLines(tip: TipDocuments, record: PackageRecord): string[] {
   if (isReservedName(record.name)) {
     return [
       `- Page: <${url(record.links.page)}>`,
-      `- The name ${code(record.name)} is taken by a fixed route under \`/api/pkgs/\`, so its JSON record, SBOM and badge are not served there; the record is in the bundles (${markdownLink('full bundle', siteLink(tip, 'full-bundle', { sha: tip.commit.sha }))}, signed in).`,
+      `- The name ${code(record.name)} is taken by a fixed route under \`/api/pkgs/\`, so its JSON record, SBOM and badge are not served there; the record is in the bundles (${markdownLink('full bundle', siteLink(tip, 'latest-bundle'))}, signed in).`,
     ];
   }
   const badge = url(record.links.badge);

@@ -32,7 +32,6 @@ export interface AdvisoryPageView {
 }
 
 export interface AdvisoryPagesInput {
-  readonly tip: CommitInfo;
   /** Every package record at the tip. */
   readonly records: Iterable<PackageRecord>;
   /** Every transitive entry at the tip (any order). */
@@ -74,7 +73,6 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
         description: `${advisory.summary ?? id}: affects ${names} directly and ${plural(reach.length, 'more package')} through dependencies.`,
         path,
         section: 'advisory',
-        tip: input.tip,
         siteUrl: input.siteUrl,
         alternates: [{ href: advisoryMarkdownHref(id), type: 'text/markdown', title: `${id} (markdown)` }],
       }),

@@ -1,6 +1,6 @@
 /**
  * What every page shows around its content: title, navigation, the sign-in link that brings the
- * person back, the commit the page was built from, and the other forms of the same content
+ * person back, the commit the page was built from (on the pages that change with it), and the other forms of the same content
  * (markdown mirror, JSON, feeds). Every path comes from the surface registry.
  */
 import { fillTemplate, surface } from '../surfaces/registry.ts';
@@ -38,7 +38,12 @@ export interface PageFrame {
   /** The sign-in form, returning to this page afterwards. */
   readonly signIn: string;
   readonly alternates: readonly Alternate[];
-  readonly tip: { readonly sha: string; readonly short: string; readonly pushedAt: string; readonly time: string };
+  /**
+   * The commit the page shows, on the pages that change with every commit anyway (search,
+   * changes); null on a package's or an advisory's page, which changes only when what it shows
+   * does (docs/decisions.md "What a document is made from").
+   */
+  readonly tip: { readonly sha: string; readonly short: string; readonly pushedAt: string; readonly time: string } | null;
   /** Links for agents and tools, in the footer. */
   readonly footer: readonly NavLink[];
 }
@@ -64,7 +69,8 @@ export interface FrameInput {
   readonly description: string;
   readonly path: string;
   readonly section: Section;
-  readonly tip: CommitInfo;
+  /** Named in the footer when given. */
+  readonly tip?: CommitInfo;
   readonly siteUrl: string;
   readonly alternates?: readonly Alternate[];
 }
@@ -85,7 +91,7 @@ export function pageFrame(input: FrameInput): PageFrame {
     nav: [nav(SITE_PATHS.search, 'Packages', 'search'), nav(SITE_PATHS.changes, 'Changes', 'changes')],
     signIn: signInHref(input.path),
     alternates: [...(input.alternates ?? []), ...FEEDS],
-    tip: { sha: input.tip.sha, short: shortSha(input.tip.sha), pushedAt: input.tip.pushedAt, time: formatTime(input.tip.pushedAt) },
+    tip: input.tip ? { sha: input.tip.sha, short: shortSha(input.tip.sha), pushedAt: input.tip.pushedAt, time: formatTime(input.tip.pushedAt) } : null,
     footer: [
       { href: SITE_PATHS.llms, label: 'llms.txt', current: false },
       { href: SITE_PATHS.openapi, label: 'OpenAPI', current: false },

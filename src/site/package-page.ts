@@ -103,9 +103,8 @@ export interface PackagePageView {
 export interface PackagePageInput {
   /** The bytes of `/api/pkgs/{name}.json`. */
   readonly envelope: string;
-  /** The record that envelope holds, and the commit it is of (the build has them parsed). */
+  /** The record that envelope holds (the build has it parsed). */
   readonly record: PackageRecord;
-  readonly tip: CommitInfo;
   /** Transitive entries starting at this package (composer's rollup). */
   readonly transitive: readonly TransitiveAdvisory[];
   /** Every version it shipped, oldest first (the page lists them newest first, as versions.json does). */
@@ -182,7 +181,7 @@ function scorecardView(scorecard: NonNullable<PackageRecord['scorecard']>): Scor
 const textLink = (value: string | null) => (value === null ? null : { text: value, url: webUrl(value) });
 
 export function packagePageView(input: PackagePageInput): PackagePageView {
-  const { record, tip } = input;
+  const { record } = input;
   const links = packageLinks(record.name);
   const build = record.dependencies.build.map((name) => dependencyRow(name, input.cards));
   const runtime = record.dependencies.runtime.map((name) => dependencyRow(name, input.cards));
@@ -190,7 +189,9 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
   const missing = new Set([...build, ...runtime].filter((row) => row.missing).map((row) => nameKey(row.name)));
   const badgeUrl = `${input.siteUrl}${links.badge}`;
   const pageUrl = `${input.siteUrl}${links.page}`;
-  const pinned = (id: 'pinned-deps' | 'pinned-versions') => fillTemplate(surface(id).path, { sha: tip.sha, name: record.name });
+  // At the commit that shipped the current version, not the tip: links that change only with the package (its history since is empty).
+  const shipped = input.history.at(-1)?.sha ?? null;
+  const pinned = (id: 'pinned-deps' | 'pinned-versions', sha: string) => fillTemplate(surface(id).path, { sha, name: record.name });
   return {
     kind: 'package',
     frame: pageFrame({
@@ -198,7 +199,6 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
       description: record.description,
       path: links.page,
       section: 'package',
-      tip,
       siteUrl: input.siteUrl,
       alternates: [
         { href: links.markdown, type: 'text/markdown', title: `${record.name} (markdown)` },
@@ -255,8 +255,12 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
       { href: links.markdown, label: 'Markdown' },
       { href: links.sbom, label: 'SBOM (CycloneDX 1.5)' },
       { href: `${links.sbom}?format=spdx`, label: 'SBOM (SPDX 2.3)' },
-      { href: pinned('pinned-deps'), label: 'Dependencies at this commit (JSON)', note: 'sign-in required' },
-      { href: pinned('pinned-versions'), label: 'Version history at this commit (JSON)', note: 'sign-in required' },
+      ...(shipped
+        ? [
+            { href: pinned('pinned-deps', shipped), label: `Dependencies when ${record.version} shipped (JSON)`, note: 'sign-in required' },
+            { href: pinned('pinned-versions', shipped), label: 'Version history (JSON)', note: 'sign-in required' },
+          ]
+        : []),
     ],
   };
 }

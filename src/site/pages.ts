@@ -64,7 +64,6 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
     yield packagePageView({
       envelope: input.envelope(key),
       record: input.record(key),
-      tip: input.tip,
       transitive: input.transitive.get(key) ?? [],
       history: input.history.get(key) ?? [],
       cards: context.cards,
@@ -80,7 +79,6 @@ export function advisoryPages(context: SiteContext): AdvisoryPageView[] {
   // Only packages with an active advisory carry one in their record.
   const affected = context.bundle.packages.filter((card) => card.advisories.length > 0).map((card) => input.record(nameKey(card.name)));
   return advisoryPageViews({
-    tip: input.tip,
     records: affected,
     transitive: [...input.transitive.values()].flat(),
     cards: context.cards,

@@ -8,6 +8,7 @@
  *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
  *   <out>/releases/<id>/public/          the anonymous surfaces, servable by any static host
+ *   <out>/releases/<id>/renditions.json  what each document was rendered from (build/publish.ts)
  *                                        (with `_headers`, the header rules for Netlify/Cloudflare Pages)
  *   <out>/releases/<id>/static/          header rules for nginx (src/http/static-rules.ts)
  *   <out>/current -> releases/<id>       swapped atomically (rename) when a build publishes
@@ -157,6 +158,12 @@ export const paths = {
   /** Diagnostic[] of every commit on the chain, oldest first. */
   diagnostics: (releaseDir: string) => join(releaseDir, 'diagnostics.json'),
   public: (releaseDir: string) => join(releaseDir, 'public'),
+  /**
+   * What each kept document of `public/` was rendered from (the digest of its inputs) and where
+   * the tip's values sit in it: the next build keeps a document whose inputs did not change
+   * (build/publish.ts). Private to the build.
+   */
+  renditions: (releaseDir: string) => join(releaseDir, 'renditions.json'),
   /** A body many public files share (a badge), once per release under its content hash: those files are hard links to it. */
   sharedBody: (releaseDir: string, hash: string) => join(releaseDir, 'shared', hash),
   /** Paths inside `public/` besides the registry's public files: the header rules for Netlify / Cloudflare Pages. */
