@@ -72,17 +72,7 @@ export function httpErrorOf(failure: Failure, row: SurfaceRow): HttpError {
     case 'unknown-advisory':
       // Like an unknown name: an advisory may become active with the next commit (DECISIONS.md 8).
       return notFound(`No advisory ${JSON.stringify(failure.id)} is active at the latest commit.`, CACHE.negative);
-    case 'not-published-yet':
-      return notPublishedYet();
   }
-}
-
-/** 503 `not_ready`: a document of the latest commit that its second release brings in a moment (build/publish.ts). */
-export function notPublishedYet(): HttpError {
-  return new HttpError(503, 'not_ready', 'This document of the latest commit is being published; try again in a few seconds.', {
-    ...cache(CACHE.error),
-    'Retry-After': '2',
-  });
 }
 
 export function methodNotAllowed(allow: string): HttpError {

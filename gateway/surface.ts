@@ -50,14 +50,11 @@ export type Failure =
   /** The catalog has no commits (or nothing is published yet). */
   | { readonly kind: 'failure'; readonly reason: 'no-commits' }
   /** No advisory by that id is active at the latest commit. */
-  | { readonly kind: 'failure'; readonly reason: 'unknown-advisory'; readonly id: string }
-  /** The latest commit's release is being published in two steps and this file comes with the second (build/publish.ts). */
-  | { readonly kind: 'failure'; readonly reason: 'not-published-yet' };
+  | { readonly kind: 'failure'; readonly reason: 'unknown-advisory'; readonly id: string };
 
 export const unknownPackageFailure = (name: string): Failure => ({ kind: 'failure', reason: 'unknown-package', name });
 export const noCommitsFailure: Failure = { kind: 'failure', reason: 'no-commits' };
 export const unknownAdvisoryFailure = (id: string): Failure => ({ kind: 'failure', reason: 'unknown-advisory', id });
-export const notPublishedYetFailure: Failure = { kind: 'failure', reason: 'not-published-yet' };
 
 export type Resolver = (request: ResolveRequest) => Promise<Answer | Failure>;
 

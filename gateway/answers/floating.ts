@@ -11,7 +11,7 @@ import type { QueryValues } from '../../src/surfaces/query.ts';
 import { fillTemplate, publicFileFor, queryDefault, surface, type SurfaceId } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
-import { noCommitsFailure, notPublishedYetFailure, unknownAdvisoryFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
+import { noCommitsFailure, unknownAdvisoryFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 /**
  * The public file of registry row `id` (with its parameters; the variant file of `query` when it
@@ -25,9 +25,9 @@ export async function releaseFile(catalog: Catalog, release: Release, id: Surfac
   return bytes && { kind: 'bytes', bytes, identity: `release:${release.id}:${file}`, file: path };
 }
 
-/** The public file of registry row `id`, which every release has. */
-async function publicFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}): Promise<Answer> {
-  const answer = await releaseFile(catalog, release, id, params);
+/** The public file of registry row `id` (the variant file of `query` when it has one), which every release has. */
+export async function publicFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}, query: QueryValues = {}): Promise<Answer> {
+  const answer = await releaseFile(catalog, release, id, params, query);
   if (!answer) throw new Error(`${fillTemplate(surface(id).publicFile!, params)} is missing from release ${release.id}`);
   return answer;
 }
@@ -41,17 +41,13 @@ export async function packageRecord({ catalog, release, params }: ResolveRequest
 
 /**
  * `/api/pkgs/{name}/badge.svg`: the build's file for the default style and label (of either
- * metric), else drawn from the tip's record, the one the file and the package JSON come from. The
- * first of a commit's two releases has no badge files yet (build/writers.ts DEFERRED_ROWS): drawn too.
+ * metric), else drawn from the tip's record, the one the file and the package JSON come from.
  */
 export async function packageBadge({ catalog, release, params, query }: ResolveRequest): Promise<Answer> {
   const current = await release();
   if (!current?.info.tip) throw new Error('a package name resolved without a release');
   const options = badgeOptions(query);
-  if (options.style === queryDefault(surface('package-badge'), 'style') && options.label === '') {
-    const file = await releaseFile(catalog, current, 'package-badge', { name: params.name }, query);
-    if (file) return file;
-  }
+  if (options.style === queryDefault(surface('package-badge'), 'style') && options.label === '') return publicFile(catalog, current, 'package-badge', { name: params.name }, query);
   const root = await catalog.stateRoot(current.info.tip.sha);
   const record = root && (await catalog.record(root, nameKey(params.name)));
   if (!record) throw new Error(`${params.name} is in release ${current.id} but has no record at its tip`);
@@ -105,7 +101,6 @@ export function releaseDocument(
   return async ({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> => {
     const current = await release();
     if (!current?.info.tip) return noCommitsFailure;
-    if (!writtenBy(current, id)) return (await releaseFile(catalog, current, id, params)) ?? notPublishedYetFailure;
     return publicFile(catalog, current, id, params);
   };
 }
@@ -119,14 +114,6 @@ export function advisoryDocument(id: 'advisory-markdown' | 'advisory-page') {
     const current = await release();
     if (!current?.info.tip) return noCommitsFailure;
     const answer = await releaseFile(catalog, current, id, { id: params.id });
-    return answer ?? (writtenBy(current, id) ? unknownAdvisoryFailure(params.id) : notPublishedYetFailure);
+    return answer ?? unknownAdvisoryFailure(params.id);
   };
-}
-
-/**
- * Whether `release` holds row `id`'s files of its own tip. The first of a commit's two releases
- * holds the previous commit's documents (build/publish.ts): a file it lacks comes in a moment.
- */
-function writtenBy(release: Release, id: SurfaceId): boolean {
-  return release.info.publicSurfaces?.includes(id) ?? true;
 }

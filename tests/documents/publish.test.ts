@@ -1,95 +1,88 @@
 /**
- * A new commit is published in two releases (build/publish.ts): the JSON surfaces first, the
- * documents (and SBOMs) a moment later. In between, the first release carries the previous
- * release's documents, so a reader gets them one commit old rather than a 404, and a document
- * that did not exist before (a new package's mirror) answers 503 with Retry-After. Neither
- * release's files change afterwards: the second writes its documents beside links, not through them.
+ * A commit costs what it changes (build/publish.ts): each build publishes one release, and a
+ * document whose inputs did not change is kept from the release before it, as it was (a package's
+ * mirror, an advisory's page), or with the new tip's values spliced in where the document must
+ * carry the tip (a package page embeds its envelope; a floating SBOM names its commit). Only the
+ * documents of what the commit touched, and those of the whole catalog, are rendered again.
  */
-import { readdir, readFile, rename, rm, symlink } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
-import { buildCatalog } from '../../build/build.ts';
-import { paths, readJson, type ReleaseInfo } from '../../src/store/layout.ts';
-import { send, startGateway, type Gateway } from '../gateway/harness.ts';
-import { temporaryDirectory } from '../helpers/catalog.ts';
-import { CACHE_CONTROL } from '../helpers/spec.ts';
+import { buildCatalog, type BuildResult } from '../../build/build.ts';
+import { paths } from '../../src/store/layout.ts';
+import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { DOCUMENTS_STORY } from './story.ts';
 
 let dir: string;
 let out: string;
 let shas: string[];
-let gw: Gateway;
-/** Release ids of the tip before the last commit, and the two of the last commit, in order. */
+/** The release before the bump, and the bump's. */
 let before: string;
-let first: string;
-let second: string;
+let after: string;
+let bumped: BuildResult;
 
 const build = () => buildCatalog({ repo: join(dir, 'catalog'), out, progress: false, log: () => {} });
 const file = (release: string, path: string) => readFile(join(paths.public(paths.release(out, release)), path), 'utf8');
-
-/** Points `current` at a release, as the build does between its two releases. */
-async function publish(release: string): Promise<void> {
-  const link = `${paths.current(out)}.test`;
-  await rm(link, { force: true });
-  await symlink(join('releases', release), link);
-  await rename(link, paths.current(out));
-}
+const inode = async (release: string, path: string) => (await stat(join(paths.public(paths.release(out, release)), path))).ino;
 
 beforeAll(async () => {
   dir = await temporaryDirectory('pkgcat-publish-');
   out = join(dir, 'out');
-  shas = await createCatalogRepo(join(dir, 'catalog'), DOCUMENTS_STORY.slice(0, -1));
-  await build();
-  const releasesBefore = (await readdir(paths.releases(out))).sort();
-  before = releasesBefore.at(-1)!;
-  // The story's last commit adds leftpad.
-  shas.push(...(await appendCommits(join(dir, 'catalog'), DOCUMENTS_STORY.slice(-1))));
-  await build();
-  const added = (await readdir(paths.releases(out))).sort().filter((id) => !releasesBefore.includes(id));
-  expect(added).toHaveLength(2);
-  [first, second] = added;
-  gw = await startGateway(out, dir);
+  shas = await createCatalogRepo(join(dir, 'catalog'), DOCUMENTS_STORY);
+  before = (await build()).releaseId!;
+  // A leaf's version bump: nothing depends on leftpad.
+  shas.push(...(await appendCommits(join(dir, 'catalog'), [{ message: 'Bump leftpad', time: hoursLater(5), files: { 'packages/leftpad/manifest.json': manifest('leftpad', { version: '1.0.1' }) } }])));
+  const releasesBefore = await readdir(paths.releases(out));
+  bumped = await build();
+  after = bumped.releaseId!;
+  expect((await readdir(paths.releases(out))).filter((id) => !releasesBefore.includes(id))).toEqual([after]);
 });
 
 afterAll(async () => {
-  await gw?.close();
+  await import('node:fs/promises').then(({ rm }) => rm(dir, { recursive: true, force: true }));
 });
 
-it('the first release holds the new JSON and the previous commit\'s documents; the second, this commit\'s', async () => {
-  const [tipBefore, tip] = [shas.at(-2)!, shas.at(-1)!];
-  const firstInfo = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, first)));
-  expect(firstInfo.tip?.sha).toBe(tip);
-  expect(firstInfo.publicSurfaces).not.toContain('package-markdown');
-  expect(JSON.parse(await file(first, 'api/pkgs/leftpad.json')).commitSha).toBe(tip);
-  expect(await file(first, 'pkgs/zlib.md')).toBe(await file(before, 'pkgs/zlib.md'));
-  expect(await file(first, 'pkgs/zlib.md')).toContain(`commit \`${tipBefore}\``);
-  await expect(file(first, 'pkgs/leftpad.md')).rejects.toThrow();
-
-  const secondInfo = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, second)));
-  expect(secondInfo.publicSurfaces).toContain('package-markdown');
-  expect(await file(second, 'pkgs/zlib.md')).toContain(`commit \`${tip}\``);
-  expect(await file(second, 'pkgs/leftpad.md')).toContain('# leftpad\n');
-  // Writing this commit's documents did not write through the links into the releases before it.
-  expect(await file(before, 'pkgs/zlib.md')).toContain(`commit \`${tipBefore}\``);
-  expect(await file(first, 'llms.txt')).toBe(await file(before, 'llms.txt'));
+it('a leaf\'s version bump renders its own documents and those of the whole catalog, and keeps or splices every other', () => {
+  // The story has 8 packages (`bundle` is shadowed under /api/pkgs/: no record file, SBOM or badge there) and 3 active advisories.
+  expect(bumped.published).toEqual({
+    // leftpad's page, mirror and SBOM; the search and changes pages, both feeds, llms.txt, llms-full.txt, the sitemap, recent-commits and the OpenAPI document.
+    rendered: 3 + 9,
+    // The 7 other packages' mirrors, the 3 advisories' pages and mirrors.
+    reused: 7 + 3 + 3,
+    // The 7 envelopes; the 7 other package pages (each embeds its envelope); the 6 other SBOMs.
+    spliced: 7 + 7 + 6,
+    filesWritten: expect.any(Number),
+    bytesWritten: expect.any(Number),
+    filesLinked: expect.any(Number),
+  });
+  // What was written: the 32 documents above, the release's own files and the distinct badges; nothing else.
+  expect(bumped.published!.filesWritten).toBeLessThan(12 + 20 + 8 + 10);
 });
 
-it('between the two, the gateway answers the carried documents, and 503 for one that comes with the second', async () => {
-  await publish(first);
-  try {
-    const zlib = await send(gw.url, '/pkgs/zlib.md');
-    expect(zlib.status).toBe(200);
-    expect(zlib.body.toString()).toBe(await file(before, 'pkgs/zlib.md'));
-    expect((await send(gw.url, '/api/pkgs/leftpad.json')).status).toBe(200);
-    const leftpad = await send(gw.url, '/pkgs/leftpad.md');
-    expect(leftpad.status).toBe(503);
-    expect(leftpad.headers.get('retry-after')).toBe('2');
-    expect(leftpad.headers.get('cache-control')).toBe(CACHE_CONTROL.error);
-    expect(leftpad.json()).toEqual({ error: 'not_ready', message: 'This document of the latest commit is being published; try again in a few seconds.' });
-  } finally {
-    await publish(second);
+it('keeps a document whose inputs did not change as the very same file', async () => {
+  for (const path of ['pkgs/zlib.md', 'pkgs/curl.md', 'advisories/ZLIB-2026-1.md', 'advisories/ZLIB-2026-1.html']) {
+    const kept = await readdir(join(paths.public(paths.release(out, after)), path.split('/')[0]));
+    expect(kept).toContain(path.split('/')[1]);
+    expect(await inode(after, path)).toBe(await inode(before, path));
   }
-  expect((await send(gw.url, '/pkgs/leftpad.md')).status).toBe(200);
-  expect((await send(gw.url, '/advisories/NOPE.md')).status).toBe(404);
+  expect(await inode(after, 'pkgs/leftpad.md')).not.toBe(await inode(before, 'pkgs/leftpad.md'));
+  expect(await file(after, 'pkgs/leftpad.md')).toContain('- **Version:** 1.0.1');
+});
+
+it('splices the new tip into a package page\'s envelope and a floating SBOM, and changes nothing else of them', async () => {
+  const [tipBefore, tip] = [shas.at(-2)!, shas.at(-1)!];
+  const envelope = await file(after, 'api/pkgs/zlib.json');
+  expect(JSON.parse(envelope).commitSha).toBe(tip);
+  const page = await file(after, 'pkgs/zlib.html');
+  expect(page).toContain(`<script type="application/json" id="envelope">${envelope}</script>`);
+  expect(page.replace(envelope, '')).toBe((await file(before, 'pkgs/zlib.html')).replace(await file(before, 'api/pkgs/zlib.json'), ''));
+
+  const sbom = JSON.parse(await file(after, 'api/pkgs/curl/sbom.json'));
+  const sbomBefore = JSON.parse(await file(before, 'api/pkgs/curl/sbom.json'));
+  expect(sbom.metadata.properties).toContainEqual({ name: 'pkgcat:commit', value: tip });
+  expect(sbomBefore.metadata.properties).toContainEqual({ name: 'pkgcat:commit', value: tipBefore });
+  expect(sbom.metadata.timestamp).toBe('2026-01-01T05:00:00.000Z');
+  expect(sbom.serialNumber).not.toBe(sbomBefore.serialNumber);
+  expect(sbom.components).toEqual(sbomBefore.components);
 });
