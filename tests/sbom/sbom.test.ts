@@ -337,32 +337,6 @@ describe('HTTP (SPEC.md Endpoints, Additional rules 2 and 3, Cache-Control per s
   });
 });
 
-describe('published right after the JSON surfaces (build/publish.ts)', () => {
-  it('the first release of a commit has the JSON files but no SBOM files; the gateway composes the same bytes meanwhile', async () => {
-    const releases = (await readdir(paths.releases(out))).filter((name) => !name.startsWith('.')).sort();
-    const [jsonFirst, complete] = releases.slice(-2);
-    expect(jsonFirst.endsWith(shas[1].slice(0, 12)) && complete.endsWith(shas[1].slice(0, 12))).toBe(true);
-    const firstFiles = await readdir(join(paths.release(out, jsonFirst), 'public', 'api', 'pkgs'));
-    expect(firstFiles).toContain('app.json');
-    expect(firstFiles).not.toContain('app');
-    const expected = await readFile(join(paths.release(out, complete), 'public', 'api', 'pkgs', 'app', 'sbom.json'), 'utf8');
-    // A gateway over an output whose current release is the first one.
-    const copy = join(dir, 'json-first');
-    await cp(out, copy, { recursive: true, verbatimSymlinks: true });
-    await rm(paths.current(copy));
-    await symlink(join('releases', jsonFirst), paths.current(copy));
-    const early = await startGateway(copy, join(dir, 'json-first-gateway'));
-    try {
-      const reply = await fetch(`${early.url}/api/pkgs/app/sbom.json`);
-      expect(reply.status).toBe(200);
-      expect(reply.headers.get('content-type')).toBe(CYCLONEDX_CONTENT_TYPE);
-      expect(await reply.text()).toBe(expected);
-    } finally {
-      await early.close();
-    }
-  });
-});
-
 describe('byte-stable (DECISIONS.md 7)', () => {
   it('a second build from scratch gives the same SBOM bytes; the serial number depends on sha, name and format', async () => {
     const again = join(dir, 'again');
