@@ -104,6 +104,20 @@ describe('the pages over HTTP', () => {
     expect(html).toContain('href="https://example.invalid/PKGCAT-TEST-0002"');
   });
 
+  it('a package\'s and an advisory\'s page name no commit but in the envelope, so they change only with what they show; the search and changes pages name the tip', async () => {
+    const { tip } = context.fx;
+    for (const path of ['/pkgs/plugin-07', '/advisories/PKGCAT-TEST-0002']) {
+      const html = (await page(path)).html;
+      expect(html).toContain('<p>Built from the latest commit of the catalog: <a href="/changes">what changed</a>.</p>');
+      const outsideEnvelope = path.startsWith('/pkgs/') ? html.replace(inlineJson(html, 'envelope'), '') : html;
+      expect(outsideEnvelope).not.toContain(tip);
+      expect(outsideEnvelope).not.toContain(tip.slice(0, 12));
+    }
+    // A package's JSON at a commit: the one that shipped its version.
+    expect((await page('/pkgs/plugin-07')).html).toMatch(/<a href="\/api\/pkgs\/bundle\/[0-9a-f]{40}\/plugin-07\/deps.json"[^>]*>Dependencies when \S+ shipped \(JSON\)<\/a>/);
+    for (const path of ['/', '/changes']) expect((await page(path)).html).toContain(`<p>Built from commit <code title="${tip}">${tip.slice(0, 12)}</code> of the catalog`);
+  });
+
   it('signs in from any page and comes back to it', async () => {
     expect((await page('/pkgs/llama.cpp')).html).toContain('<a href="/auth/login?next=%2Fpkgs%2Fllama.cpp" id="sign-in" rel="nofollow">Sign in</a>');
     expect((await page('/')).html).toContain('<a href="/auth/login" id="sign-in" rel="nofollow">Sign in</a>');
