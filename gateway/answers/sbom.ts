@@ -12,7 +12,7 @@ import { serialize } from '../../src/serialize.ts';
 import { paths } from '../../src/store/layout.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
-import { publicFile } from './floating.ts';
+import { releaseFile } from './floating.ts';
 import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 const formatOf = (request: ResolveRequest): SbomFormat => (request.query.format === 'spdx' ? 'spdx' : 'cyclonedx');
@@ -52,8 +52,11 @@ export async function floatingSbom(request: ResolveRequest): Promise<Answer | Fa
   const release = await request.release();
   if (!release?.info.tip) throw new Error('a package name resolved without a release');
   const format = formatOf(request);
-  // The build writes the CycloneDX one into every release.
-  if (format === 'cyclonedx') return publicFile(catalog, release, 'package-sbom', { name: params.name });
+  if (format === 'cyclonedx') {
+    // The build writes it into the release, for every name but those a fixed route shadows (DECISIONS.md 4; the tool server asks for them): those are composed.
+    const file = await releaseFile(catalog, release, 'package-sbom', { name: params.name });
+    if (file) return file;
+  }
   const answer = await composedSbom(catalog, release, release.info.tip.sha, nameKey(params.name), format);
   if (!answer) return unknownPackageFailure(params.name);
   // Floating: no ETag (SPEC.md gives ETags to sha-pinned responses only).
