@@ -79,6 +79,8 @@ interface ChildBuild {
   seconds: number;
   /** buildCatalog alone, as the child measured it. */
   buildSeconds: number;
+  /** CPU time of buildCatalog, every thread (user + system): the work, whatever else shares the machine. */
+  cpuSeconds: number | null;
   /**
    * From the start of buildCatalog: when the release went live. One release holds every surface,
    * so the JSON surfaces and every surface go live together (the two fields stay for comparison
@@ -124,13 +126,14 @@ async function measuredBuild(root: string, repo: string, out: string): Promise<C
   const result = checkChild('build (bench/measure-child.ts)', await runChild(process.execPath, [join(root, 'bench/measure-child.ts'), '--repo', repo, '--out', out], { cwd: root }));
   const line = result.stdout.trim().split('\n').pop() ?? '';
   const figures = JSON.parse(line) as {
-    buildSeconds: number; maxRssKiB: number; commits: number; composed: number; diagnostics: number; tip: string;
+    buildSeconds: number; cpuSeconds?: number; maxRssKiB: number; commits: number; composed: number; diagnostics: number; tip: string;
     live: { seconds: number }[];
     published: PublishCounts | null;
   };
   return {
     seconds: result.seconds,
     buildSeconds: figures.buildSeconds,
+    cpuSeconds: figures.cpuSeconds ?? null,
     jsonLiveSeconds: figures.live[0]?.seconds ?? null,
     allLiveSeconds: figures.live[0]?.seconds ?? null,
     published: figures.published,
@@ -315,7 +318,7 @@ async function benchTarget(context: SuiteContext, target: Target): Promise<void>
         allocatedByFolder: Object.fromEntries(Object.entries(after.byFolder).map(([name, figures]) => [name, figures.allocatedBytes - before.byFolder[name].allocatedBytes])),
       },
     });
-    log(`  ${secs(build.seconds)} (buildCatalog ${secs(build.buildSeconds)}; every surface live at ${live(build.allLiveSeconds)}), peak ${build.peakRssMiB.toFixed(0)} MiB, +${mib(after.allocatedBytes - before.allocatedBytes)} on disk`);
+    log(`  ${secs(build.seconds)} (buildCatalog ${secs(build.buildSeconds)}, CPU ${build.cpuSeconds === null ? '-' : secs(build.cpuSeconds)}; every surface live at ${live(build.allLiveSeconds)}), peak ${build.peakRssMiB.toFixed(0)} MiB, +${mib(after.allocatedBytes - before.allocatedBytes)} on disk`);
     if (build.published) log(`  ${publishedText(build.published)}`);
     before = after;
   }
