@@ -66,17 +66,20 @@ async function nextReleaseId(out: string, tip: string): Promise<string> {
 
 const SOURCES = fileURLToPath(new URL('../src/', import.meta.url));
 const WRITERS_FILE = fileURLToPath(new URL('./writers.ts', import.meta.url));
+/** The versions of the libraries that compose (CycloneDX, the sitemap and feed writers, badge-maker, ...). */
+const LOCK_FILE = fileURLToPath(new URL('../package-lock.json', import.meta.url));
 
 let codeVersionOnce: Promise<string> | null = null;
 
 /**
  * The version of the code that composes and renders the documents: every source of src/ and of
- * the site (build/site.ts) and the writers. Another version renders every document again.
+ * the site (build/site.ts), the writers and the locked libraries. Another version renders every
+ * document again.
  */
 function codeVersion(): Promise<string> {
   codeVersionOnce ??= (async () => {
     const files = (await readdir(SOURCES, { recursive: true })).filter((file) => file.endsWith('.ts')).sort();
-    const parts = [await siteSourceHash(), await readFile(WRITERS_FILE, 'utf8')];
+    const parts = [await siteSourceHash(), await readFile(WRITERS_FILE, 'utf8'), await readFile(LOCK_FILE, 'utf8').catch(() => 'no lock file')];
     for (const file of files) parts.push(`${file}\n${await readFile(join(SOURCES, file), 'utf8')}`);
     return contentHash(parts.join('\0'));
   })();
