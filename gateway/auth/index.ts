@@ -20,6 +20,7 @@ import { isFormPost, noContent, safeNext, seeOther, sendJson, wantsFormAnswer } 
 import { sendLoginPage } from './login-page.ts';
 import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts';
 import { UsersFile, verifyUser } from './users.ts';
+import { Dependencies } from '../dependencies.ts';
 import { SESSION_COOKIE } from '../../src/http/session.ts';
 
 declare module 'express-session' {
@@ -54,6 +55,11 @@ export interface AuthOptions {
   /** Session lifetime, absolute from sign-in (ms). Default 7 days. */
   readonly maxAgeMs?: number;
   readonly loginRateLimit?: LoginRateLimitOptions;
+  /**
+   * Where a users file or session store that breaks while serving is reported (logged once,
+   * shown by /healthz). Default: a tracker of its own that logs to stderr.
+   */
+  readonly dependencies?: Dependencies;
 }
 
 export interface Auth {
@@ -92,7 +98,11 @@ function promisify(run: (done: (error?: unknown) => void) => void): Promise<void
 }
 
 export function createAuth(options: AuthOptions): Auth {
-  const users = options.usersFile === null ? null : new UsersFile(options.usersFile);
+  const dependencies = options.dependencies ?? new Dependencies((line) => console.error(`pkgcat: ${line}`));
+  const users = options.usersFile === null ? null : new UsersFile(options.usersFile, dependencies.reporter('usersFile'));
+  const sessionStore = dependencies.reporter('sessionStore');
+  // /healthz looks at the users file (a stat; read again only when it changed), so a fix shows without a sign-in.
+  if (users !== null) dependencies.probe(() => users.get());
   const maxAgeMs = options.maxAgeMs ?? SESSION_MAX_AGE_MS;
   const secure = options.secureCookies ?? 'auto';
   const secrets = typeof options.secret === 'string' ? [options.secret] : [...options.secret];
@@ -110,12 +120,18 @@ export function createAuth(options: AuthOptions): Auth {
     cookie: { httpOnly: true, sameSite: 'lax', secure, maxAge: maxAgeMs, path: '/' },
   });
 
-  /** express-session, with a store failure answered 503 instead of reaching the app's 500 path. */
+  /**
+   * express-session, with a store failure answered 503 instead of reaching the app's 500 path, and
+   * reported once (not logged per request); a request whose session the store did look up says it works.
+   */
   const sessionMiddleware: RequestHandler = (req, res, next) => {
     expressSession(req, res, (error?: unknown) => {
-      if (error === undefined || error === null || error === 'route' || error === 'router') return next(error);
-      log('session store', error);
-      // express-session reports a failed save or touch after the response is written: only log it.
+      if (error === undefined || error === null || error === 'route' || error === 'router') {
+        if (req.session && req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) sessionStore.ok();
+        return next(error);
+      }
+      sessionStore.degraded(`the session store failed: ${error instanceof Error ? error.message : String(error)}`);
+      // express-session reports a failed save or touch after the response is written: nothing more to answer.
       if (res.headersSent) return;
       next(sessionStoreUnavailable());
     });
@@ -217,7 +233,7 @@ export function createAuth(options: AuthOptions): Auth {
       if (!known) await promisify((done) => current.destroy(done)).catch((error) => log('session store', error));
       return known;
     };
-    // A failed check (the users file unreadable) goes to the error handler: logged, 500 `internal`.
+    // The users file keeps its last good list when it breaks (users.ts): a failure here is unexpected, logged, 500 `internal`.
     check().then((ok) => next(ok ? undefined : authRequired()), next);
   };
 
