@@ -64,7 +64,11 @@ class SharedBodies {
   async write(file: string, body: string | Uint8Array): Promise<void> {
     const hash = contentHash(body);
     let stored = this.#written.get(hash);
-    if (!stored) this.#written.set(hash, (stored = this.#store(hash, body)));
+    if (!stored) {
+      this.#written.set(hash, (stored = this.#store(hash, body)));
+      // Awaited below, after other awaits: a failure (a full disk) must not count as unhandled meanwhile.
+      stored.catch(() => {});
+    }
     await makeDirectory(file);
     await linkFile(await stored, file);
   }
@@ -136,7 +140,11 @@ async function writeRelease(
       const writes: Promise<void>[] = [];
       for await (const { params, query, body, shared: isShared } of writer(content)) {
         const file = join(publicDir, fillTemplate(publicFileFor(row, query ?? {}), params));
-        writes.push(isShared ? shared.write(file, body) : writeText(file, body));
+        const write = isShared ? shared.write(file, body) : writeText(file, body);
+        // Awaited in batches while the writer composes the next bodies: a write that fails meanwhile
+        // (a full disk) fails the build through Promise.all, not the process as an unhandled rejection.
+        write.catch(() => {});
+        writes.push(write);
         if (writes.length >= 64) await Promise.all(writes.splice(0));
       }
       await Promise.all(writes);
