@@ -42,7 +42,7 @@ export interface DependencyHealth {
 
 /** How the owner of one dependency reports it. */
 export interface DependencyReporter {
-  /** It is broken, for `reason` (one line). Logged when it was not degraded already. */
+  /** It is broken, for `reason` (one line). Logged, and kept as the reason, when it was not degraded already. */
   degraded(reason: string): void;
   /** It works (again). Logged when it was degraded. */
   ok(): void;
@@ -74,12 +74,11 @@ export class Dependencies {
     const state = this.#states.get(name)!;
     return {
       degraded: (reason) => {
+        // The reason it broke stays until it is back: later failures (each request's) say less.
+        if (state.degraded) return;
         const line = reason.split('\n')[0]!;
-        if (!state.degraded) {
-          Object.assign(state, { degraded: true, sinceMs: this.#now() });
-          this.#log(`${line}; ${BEHAVIOUR[name].degraded}`);
-        }
-        state.reason = line;
+        Object.assign(state, { degraded: true, sinceMs: this.#now(), reason: line });
+        this.#log(`${line}; ${BEHAVIOUR[name].degraded}`);
       },
       ok: () => {
         if (!state.degraded) return;
