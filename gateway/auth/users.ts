@@ -139,7 +139,7 @@ export async function addUser(file: string, username: string, password: string):
 /**
  * A users file that is re-read whenever it changes on disk (inode, size or mtime), so
  * `pkgcat user add` takes effect in a running gateway. A file that turns unusable (garbage, a
- * permission lost) is reported once through `reporter` and the users last read stay in force, so
+ * permission lost, gone) is reported once through `reporter` and the users last read stay in force, so
  * a bad edit neither locks everybody out nor fails every request; the next good version is taken
  * as soon as it is written.
  */
@@ -171,6 +171,9 @@ export class UsersFile {
       });
       signature = info === null ? 'absent' : `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
       if (signature === this.#signature) return this.#current!;
+      // Absent from the start, nobody can sign in until `pkgcat user add` creates it; gone while it
+      // was read (moved away, or deleted before a rewrite), it is a broken file like any other.
+      if (info === null && this.#current?.exists) throw new UsersFileError(`users file ${this.file} is missing`);
       const users = info === null ? { file: this.file, exists: false, users: new Map() } : await loadUsers(this.file);
       this.#current = users;
       this.#reporter.ok();

@@ -193,6 +193,14 @@ describe('users file', () => {
     expect([...(await watched.get()).users.keys()].sort()).toEqual(['frank', 'grace']);
     expect(logged.slice(1)).toEqual(['the users file is usable again; signing in with it']);
     expect((await dependencies.report()).usersFile).toMatchObject({ status: 'ok', reason: null });
+
+    // Gone while it was read (a rewrite that deletes first): the same, not everybody signed out.
+    await rm(file);
+    expect([...(await watched.get()).users.keys()].sort()).toEqual(['frank', 'grace']);
+    expect(logged.slice(2)).toEqual([expect.stringMatching(new RegExp(`^users file ${file} is missing; signing in and checking sessions with the users last read`))]);
+    await addUser(file, 'heidi', 'heidi password');
+    expect([...(await watched.get()).users.keys()]).toEqual(['heidi']);
+    expect(logged.slice(3)).toEqual(['the users file is usable again; signing in with it']);
   });
 
   it('`pkgcat user add` reads the password from standard input', async () => {
