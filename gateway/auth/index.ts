@@ -137,6 +137,13 @@ export function createAuth(options: AuthOptions): Auth {
     });
   };
 
+  /** A call of the session store: a failure is reported (once) and answered 503, as the middleware's. */
+  const storeCall = (run: (done: (error?: unknown) => void) => void): Promise<void> =>
+    promisify(run).catch((error: unknown) => {
+      sessionStore.degraded(`the session store failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw sessionStoreUnavailable();
+    });
+
   let warnedInsecure = false;
   const cookieSecure = (req: Request): boolean => (secure === 'auto' ? req.secure : secure);
 
@@ -151,16 +158,16 @@ export function createAuth(options: AuthOptions): Auth {
       console.error('pkgcat: secure cookies are required but this sign-in came over plain HTTP; the browser gets no cookie (set trust proxy behind a TLS proxy)');
     }
     // A fresh session id at every sign-in: a session id planted before sign-in is worth nothing.
-    await promisify((done) => req.session.regenerate(done));
+    await storeCall((done) => req.session.regenerate(done));
     req.session.username = username;
     req.session.signedInAt = Date.now();
-    await promisify((done) => req.session.save(done));
+    await storeCall((done) => req.session.save(done));
     if (isFormPost(req)) return seeOther(res, safeNext(next));
     sendJson(res, 200, { ok: true, username });
   };
 
   const signOut = async (req: Request, res: Response): Promise<void> => {
-    if (req.session) await promisify((done) => req.session.destroy(done));
+    if (req.session) await storeCall((done) => req.session.destroy(done));
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookieSecure(req) });
     if (isFormPost(req)) return seeOther(res, '/');
     noContent(res);
@@ -230,7 +237,7 @@ export function createAuth(options: AuthOptions): Auth {
       const live = typeof signedInAt === 'number' && Date.now() - signedInAt < maxAgeMs;
       // A removed user is signed out at once, on every gateway reading the same users file.
       const known = live && users !== null && (await users.get()).users.has(username);
-      if (!known) await promisify((done) => current.destroy(done)).catch((error) => log('session store', error));
+      if (!known) await storeCall((done) => current.destroy(done)).catch(() => {});
       return known;
     };
     // The users file keeps its last good list when it breaks (users.ts): a failure here is unexpected, logged, 500 `internal`.

@@ -538,6 +538,27 @@ describe('the gate', () => {
 });
 
 describe('sqlite session store', () => {
+  it('a store that fails (its database closed under it): sign-in, the session check and sign-out answer 503, reported once, never a 500', async () => {
+    const reported: string[] = [];
+    const app = await startApp({ dependencies: new Dependencies((line) => reported.push(line)) });
+    const cookie = await signedIn(app.base);
+    await app.store.close();
+    const answers = [
+      await signIn(app.base, 'alice', 'correct horse battery staple'),
+      await fetch(`${app.base}/private`, { headers: { cookie } }),
+      await fetch(`${app.base}/auth/logout`, { method: 'POST', headers: { cookie } }),
+    ];
+    for (const response of answers) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ error: 'session_store_unavailable', message: 'The session store is not reachable; try again shortly.' });
+    }
+    expect(app.logged).toEqual([]);
+    expect(reported).toEqual([
+      expect.stringMatching(/^the session store failed: .+; sign-in and sha-pinned requests answer 503 session_store_unavailable until it is back; the anonymous surfaces serve as usual$/),
+    ]);
+  });
+
   it('keeps sessions across a restart with the same db file and secret', async () => {
     const sqlitePath = join(dir, 'restart', 'sessions.db');
     const first = await startApp({ sqlitePath });
