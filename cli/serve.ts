@@ -10,7 +10,7 @@
  */
 import { CatalogRepo } from '../src/catalog/git.ts';
 import { currentReleaseId } from '../src/store/layout.ts';
-import { loadUsers } from '../gateway/auth/users.ts';
+import { loadUsers, UsersFileError } from '../gateway/auth/users.ts';
 import { Dependencies } from '../gateway/dependencies.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { MainFollower } from './follow.ts';
@@ -32,7 +32,13 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   if (!settings.redisUrl || !settings.sessionSecret) await checkDirectory(settings.sessionDir, 'the session directory', { writable: true });
   if (repo) (await CatalogRepo.open(repo)).close(); // An unusable repository fails here, in one line, before anything starts.
   // So does an unusable users file; one that breaks later keeps its last good users (gateway/dependencies.ts).
-  if (settings.users) await loadUsers(settings.users).catch((error: Error) => Promise.reject(new Failure(error.message)));
+  if (settings.users) {
+    try {
+      await loadUsers(settings.users);
+    } catch (error) {
+      throw error instanceof UsersFileError ? new Failure(error.message) : error;
+    }
+  }
   const dependencies = new Dependencies(log);
 
   const { startServer, ListenError } = await import('../gateway/server.ts');

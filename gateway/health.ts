@@ -5,7 +5,8 @@
  * it, and it is no part of the API's contract (no public file, not in the OpenAPI document).
  *
  * 200 while a release is published (a failed last build, or a dependency that broke, still serves
- * the last release: the body says so), 503 before the first one. JSON (src/schemas/wire.ts `Health`), `Cache-Control: no-store`.
+ * the last release: the body says so), 503 before the first one. JSON (src/schemas/wire.ts
+ * `Health`), `Cache-Control: no-store`.
  */
 import { lstat } from 'node:fs/promises';
 import type { RequestHandler } from 'express';
@@ -43,7 +44,6 @@ export interface HealthSources {
   /** Milliseconds since the epoch (injected by tests). */
   readonly now: () => number;
 }
-
 
 /** When `current` was switched to its release: the symlink's own time (it is created, then renamed into place). */
 async function publishedAtMs(out: string): Promise<number | null> {
