@@ -184,6 +184,8 @@ class Stage {
     if (!stored) {
       const sharedFile = paths.sharedBody(this.#dir, hash);
       this.#shared.set(hash, (stored = this.write(sharedFile, body).then(() => sharedFile)));
+      // Awaited below, after other awaits: a failure (a full disk) must not count as unhandled meanwhile.
+      stored.catch(() => {});
     }
     await this.#link(await stored, join(this.publicDir, file));
   }
@@ -278,7 +280,11 @@ export async function publishRelease(out: string, content: ReleaseContent, onLiv
         const writes: Promise<void>[] = [];
         for await (const { params, query, body, shared, spliced } of writer(context)) {
           const file = fillTemplate(publicFileFor(row, query ?? {}), params);
-          writes.push(isRendition(body) ? stage.place(file, body) : shared ? stage.linkShared(file, body) : stage.writePublic(file, body, spliced));
+          const write = isRendition(body) ? stage.place(file, body) : shared ? stage.linkShared(file, body) : stage.writePublic(file, body, spliced);
+          // Awaited in batches while the writer composes the next bodies: a write that fails meanwhile
+          // (a full disk) fails the build through Promise.all, not the process as an unhandled rejection.
+          write.catch(() => {});
+          writes.push(write);
           if (writes.length >= 64) await Promise.all(writes.splice(0));
         }
         await Promise.all(writes);

@@ -14,8 +14,11 @@ export type BuildMessage =
   | { kind: 'waiting'; holder: number | null }
   /** Done: `tip` is published (`releaseId` null: it already was). */
   | { kind: 'done'; tip: string; releaseId: string | null }
-  /** Failed, with the one line `pkgcat build` prints (without its `pkgcat: ` prefix). */
-  | { kind: 'failed'; reason: string };
+  /**
+   * Failed, with the one line `pkgcat build` prints (without its `pkgcat: ` prefix), and the code
+   * of the system call that failed, if one did (ENOSPC: the disk is full).
+   */
+  | { kind: 'failed'; reason: string; code?: string };
 
 /** Whether this process was started by a parent listening on an IPC channel. */
 export function hasParent(): boolean {

@@ -9,13 +9,16 @@
  * holding the build lock. A build that finds another one writing the output waits for it.
  *
  * A failed build never stops the serving: the previous release stays, `/healthz` says why the build
- * failed, and the same tip is tried again after a back-off (at once when main moves again).
+ * failed, and the same tip is tried again after a back-off (at once when main moves again). A
+ * repository that goes away (moved, deleted) and a disk that is full are dependencies of the
+ * server (gateway/dependencies.ts): said once, reported degraded, and followed again once back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gitDirectory, readMainSha } from '../src/catalog/git.ts';
+import { CatalogRepo, gitDirectory, readMainSha } from '../src/catalog/git.ts';
+import { Dependencies, type DependencyReporter } from '../gateway/dependencies.ts';
 import type { BuildStatus } from '../gateway/health.ts';
 import type { BuildMessage } from './build-channel.ts';
 
@@ -31,7 +34,12 @@ export interface FollowOptions {
   /** The public site URL the builds write into each release (`build --site-url`). */
   siteUrl: string;
   log: (line: string) => void;
+  /** Where the repository and the disk are reported (shared with the gateway's `/healthz`); default: its own, logging to `log`. */
+  dependencies?: Dependencies;
 }
+
+/** System errors that say the output's disk is full. */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
 /** How a build child ended. */
 interface BuildOutcome {
@@ -40,6 +48,8 @@ interface BuildOutcome {
   tip: string | null;
   /** Its one-line reason, from its `failed` message. */
   failure: string | null;
+  /** The code of the system call that failed, from its `failed` message. */
+  failureCode: string | null;
 }
 
 export class MainFollower {
@@ -56,9 +66,14 @@ export class MainFollower {
   #stopped = false;
   #timer: NodeJS.Timeout | null = null;
   #watchers: FSWatcher[] = [];
+  readonly #repository: DependencyReporter;
+  readonly #disk: DependencyReporter;
 
   constructor(options: FollowOptions) {
     this.#options = options;
+    const dependencies = options.dependencies ?? new Dependencies(options.log);
+    this.#repository = dependencies.reporter('repository');
+    this.#disk = dependencies.reporter('disk');
   }
 
   /** Starts following: the first build of what main holds now starts at once, in the background. */
@@ -98,14 +113,15 @@ export class MainFollower {
   }
 
   async #rebuildIfMoved(): Promise<void> {
-    let tip: string | null;
-    try {
-      tip = await readMainSha(this.#options.repo);
-    } catch (error) {
-      this.#lastFailure = `cannot read main of ${this.#options.repo}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    const tip = await readMainSha(this.#options.repo);
+    if (tip === null) {
+      // No main: the repository moved away, was deleted, or lost its branch. Serving goes on.
+      const problem = await repositoryProblem(this.#options.repo);
+      if (problem) this.#repository.degraded(`the catalog repository is unusable: ${problem}`);
       return;
     }
-    if (tip === null || tip === this.#built) return;
+    this.#repository.ok();
+    if (tip === this.#built) return;
     if (this.#failed?.tip === tip && Date.now() < this.#failed.retryAt) return;
     const first = this.#built === null && this.#failed === null;
     if (this.#failed?.tip === tip) this.#options.log(`building ${tip.slice(0, 12)} again`);
@@ -117,8 +133,10 @@ export class MainFollower {
       this.#built = outcome.tip ?? tip;
       this.#lastFailure = null;
       this.#failed = null;
+      this.#disk.ok();
       return;
     }
+    if (outcome.failureCode !== null && DISK_FULL.has(outcome.failureCode)) this.#disk.degraded(`the disk of ${this.#options.out} is full: ${outcome.failure}`);
     const times = this.#failed?.tip === tip ? this.#failed.times + 1 : 1;
     const retrySeconds = Math.min(this.#options.pollSeconds * 2 ** (times - 1), MAX_RETRY_SECONDS);
     this.#failed = { tip, times, retryAt: Date.now() + retrySeconds * 1000 };
@@ -134,13 +152,13 @@ export class MainFollower {
     const { repo, out, siteUrl } = this.#options;
     const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--wait', ...(quiet ? ['--quiet'] : [])];
     return new Promise((resolve) => {
-      const outcome: BuildOutcome = { code: 1, tip: null, failure: null };
+      const outcome: BuildOutcome = { code: 1, tip: null, failure: null, failureCode: null };
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       this.#child = child;
       child.on('message', (message: BuildMessage) => {
         if (message.kind === 'waiting') this.#waitingFor = message.holder;
         else if (message.kind === 'done') outcome.tip = message.tip;
-        else if (message.kind === 'failed') outcome.failure = message.reason;
+        else if (message.kind === 'failed') Object.assign(outcome, { failure: message.reason, failureCode: message.code ?? null });
       });
       const ended = (code: number) => {
         this.#child = null;
@@ -168,5 +186,15 @@ export class MainFollower {
     this.#watchers = [];
     this.#child?.kill('SIGTERM');
     await this.idle();
+  }
+}
+
+/** Why `repo` cannot be read as a catalog now (CatalogRepo.open's one line), or null when it can. */
+async function repositoryProblem(repo: string): Promise<string | null> {
+  try {
+    (await CatalogRepo.open(repo)).close();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message.split('\n')[0]! : String(error);
   }
 }

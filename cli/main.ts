@@ -427,7 +427,8 @@ export async function main(argv: string[], env: Env): Promise<number> {
     const message = error instanceof Failure ? error.message : (describeSystemError(error) ?? firstLine(error));
     process.stderr.write(`pkgcat: ${message}\n`);
     // A build run by `serve --repo` tells it why, for /healthz (cli/build-channel.ts).
-    await tellParent({ kind: 'failed', reason: message });
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    await tellParent({ kind: 'failed', reason: message, ...(typeof code === 'string' ? { code } : {}) });
     return 1;
   }
 }

@@ -10,6 +10,8 @@
  */
 import { CatalogRepo } from '../src/catalog/git.ts';
 import { currentReleaseId } from '../src/store/layout.ts';
+import { loadUsers, UsersFileError } from '../gateway/auth/users.ts';
+import { Dependencies } from '../gateway/dependencies.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { MainFollower } from './follow.ts';
 import type { Settings } from './main.ts';
@@ -29,6 +31,15 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   await checkDirectory(out, 'the output directory', { writable: Boolean(repo) });
   if (!settings.redisUrl || !settings.sessionSecret) await checkDirectory(settings.sessionDir, 'the session directory', { writable: true });
   if (repo) (await CatalogRepo.open(repo)).close(); // An unusable repository fails here, in one line, before anything starts.
+  // So does an unusable users file; one that breaks later keeps its last good users (gateway/dependencies.ts).
+  if (settings.users) {
+    try {
+      await loadUsers(settings.users);
+    } catch (error) {
+      throw error instanceof UsersFileError ? new Failure(error.message) : error;
+    }
+  }
+  const dependencies = new Dependencies(log);
 
   const { startServer, ListenError } = await import('../gateway/server.ts');
   let server;
@@ -47,6 +58,8 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       accelRedirect: settings.accelRedirect,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
+      dependencies,
+      log,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new Failure(listenFailure(error.code, error.address));
@@ -72,7 +85,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     );
     if (repo) {
       // The builds write the site URL into the release: the configured one, else this address.
-      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log });
+      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log, dependencies });
       await follower.start();
     }
     const signal = await signalled;

@@ -6,6 +6,7 @@
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
+import type { Dependencies } from './dependencies.ts';
 import type { WorkObserver } from './encoding.ts';
 import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
 import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   buildStatus?: () => BuildStatus | null;
   /** The clock of `/healthz` (ms since the epoch); tests inject one. */
   now?: () => number;
+  /** What the server depends on while running, for `/healthz` (dependencies.ts); absent: none reported. */
+  dependencies?: Dependencies;
 }
 
 /** `trust proxy` as Express wants it: booleans and hop counts typed, anything else (addresses, names) as is. */
@@ -73,7 +76,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(noSniff);
   app.get(
     HEALTH_PATH,
-    healthRoute({ out: options.out, releases: catalog.releases, buildStatus: options.buildStatus, composedFigures: () => ({ ...catalog.composed.stats().disk }), now: options.now ?? Date.now }),
+    healthRoute({ out: options.out, releases: catalog.releases, buildStatus: options.buildStatus, dependencies: options.dependencies, composedFigures: () => ({ ...catalog.composed.stats().disk }), now: options.now ?? Date.now }),
   );
   app.all(HEALTH_PATH, (_req, _res, next) => next(methodNotAllowed('GET, HEAD')));
   app.use('/auth', options.auth.sessionMiddleware, options.auth.router);

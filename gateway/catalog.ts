@@ -16,7 +16,7 @@ import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { decodeAtRest } from '../src/store/object-codec.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
-import { DiskCache, type DiskCacheStats } from './disk-cache.ts';
+import { DiskCache, isAbsentFile, type DiskCacheStats } from './disk-cache.ts';
 import { BodyCache, type WorkObserver } from './encoding.ts';
 import { Once, OnceCache, Semaphore, type CacheStats } from './lru.ts';
 import { Releases } from './release.ts';
@@ -178,7 +178,7 @@ export class Catalog {
   async writeOnceFile(file: string): Promise<Buffer | null> {
     const entry = await this.#files.get(file, async () => ({
       bytes: await readFile(file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return null;
+        if (isAbsentFile(error)) return null;
         throw error;
       }),
     }));

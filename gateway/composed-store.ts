@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentEtag } from '../src/store/hash.ts';
-import type { DiskCache, DiskCacheStats } from './disk-cache.ts';
+import { isAbsentFile, type DiskCache, type DiskCacheStats } from './disk-cache.ts';
 import type { WorkObserver } from './encoding.ts';
 import { OnceCache, ownBytes, type CacheStats, type Semaphore } from './lru.ts';
 
@@ -119,8 +119,7 @@ async function read(file: string): Promise<ComposedBody | null> {
     const bytes = await readFile(file);
     return { bytes, etag: contentEtag(bytes), file };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    if (isAbsentFile(error as NodeJS.ErrnoException)) return null;
     throw error;
   }
 }

@@ -26,6 +26,14 @@ export interface DiskCacheStats {
   readonly maxBytes: number;
 }
 
+/**
+ * Errors that say a file is not there: absent, a part of its path a file, or a name longer than
+ * the file system allows (a URL can ask for any name; the build never wrote such a file).
+ */
+export function isAbsentFile(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ENAMETOOLONG';
+}
+
 /** A temporary file of src/store/atomic.ts: `<file>.tmp-<pid>-<8 hex>`. */
 const TEMPORARY = /\.tmp-(\d+)-[0-9a-f]{8}$/;
 
@@ -106,6 +114,8 @@ export class DiskCache {
       await Promise.all(this.#deleting);
       return true;
     } catch (error) {
+      // A name too long for the file system (a long package name) is served from memory, as it is.
+      if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return false;
       if (!this.#warnedWrite) {
         this.#warnedWrite = true;
         const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));

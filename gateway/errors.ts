@@ -4,6 +4,7 @@
  * carries, and never a stack trace or an HTML page.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { quoted } from '../src/quote.ts';
 import { serialize } from '../src/serialize.ts';
 import { CACHE } from '../src/http/cache-control.ts';
 import { CONTENT_TYPE } from '../src/http/content-types.ts';
@@ -71,7 +72,7 @@ export function httpErrorOf(failure: Failure, row: SurfaceRow): HttpError {
       return apiError(404, ERROR_BODY.noCommits(), row.family === 'alias' ? row.cacheControl : CACHE.negative);
     case 'unknown-advisory':
       // Like an unknown name: an advisory may become active with the next commit (DECISIONS.md 8).
-      return notFound(`No advisory ${JSON.stringify(failure.id)} is active at the latest commit.`, CACHE.negative);
+      return notFound(`No advisory ${quoted(failure.id)} is active at the latest commit.`, CACHE.negative);
   }
 }
 

@@ -4,8 +4,9 @@
  * process (the release it serves now, the builds it runs, its clock), no static host can answer
  * it, and it is no part of the API's contract (no public file, not in the OpenAPI document).
  *
- * 200 while a release is published (a failed last build still serves the previous one: the body
- * says so), 503 before the first one. JSON (src/schemas/wire.ts `Health`), `Cache-Control: no-store`.
+ * 200 while a release is published (a failed last build, or a dependency that broke, still serves
+ * the last release: the body says so), 503 before the first one. JSON (src/schemas/wire.ts
+ * `Health`), `Cache-Control: no-store`.
  */
 import { lstat } from 'node:fs/promises';
 import type { RequestHandler } from 'express';
@@ -14,7 +15,10 @@ import { CONTENT_TYPE } from '../src/http/content-types.ts';
 import { serialize } from '../src/serialize.ts';
 import type { Health } from '../src/schemas/wire.ts';
 import { paths } from '../src/store/layout.ts';
+import { isoSeconds, type Dependencies, type DependencyHealth, type DependencyName } from './dependencies.ts';
 import type { Releases } from './release.ts';
+
+const NO_DEPENDENCIES: Record<DependencyName, DependencyHealth | null> = { disk: null, repository: null, sessionStore: null, usersFile: null };
 
 export const HEALTH_PATH = '/healthz';
 
@@ -33,14 +37,13 @@ export interface HealthSources {
   readonly releases: Releases;
   /** Null (or absent): this process runs no builds. */
   readonly buildStatus?: () => BuildStatus | null;
+  /** The users file, repository, session store and disk this process depends on (dependencies.ts). */
+  readonly dependencies?: Dependencies;
   /** Figures of the store of bodies composed on request, when it has some to give. */
   readonly composedFigures?: () => Record<string, number> | null;
   /** Milliseconds since the epoch (injected by tests). */
   readonly now: () => number;
 }
-
-/** `2026-03-01T12:00:00Z`: whole seconds, as every timestamp pkgcat writes. */
-const isoSeconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 /** When `current` was switched to its release: the symlink's own time (it is created, then renamed into place). */
 async function publishedAtMs(out: string): Promise<number | null> {
@@ -52,10 +55,15 @@ async function publishedAtMs(out: string): Promise<number | null> {
 }
 
 export async function health(sources: HealthSources): Promise<Health> {
-  const [release, published] = await Promise.all([sources.releases.current().catch(() => null), publishedAtMs(sources.out)]);
+  const [release, published, dependencies] = await Promise.all([
+    sources.releases.current().catch(() => null),
+    publishedAtMs(sources.out),
+    sources.dependencies?.report() ?? NO_DEPENDENCIES,
+  ]);
   const build = sources.buildStatus?.() ?? null;
   const composed = sources.composedFigures?.() ?? null;
-  const status = release === null ? 'no-release' : build?.lastFailure ? 'build-failed' : 'ok';
+  const degraded = Object.values(dependencies).some((dependency) => dependency?.status === 'degraded');
+  const status = release === null ? 'no-release' : degraded ? 'degraded' : build?.lastFailure ? 'build-failed' : 'ok';
   const tip = release?.info.tip ?? null;
   return {
     status,
@@ -65,6 +73,7 @@ export async function health(sources: HealthSources): Promise<Health> {
         ? { id: release.id, publishedAt: isoSeconds(published), ageSeconds: Math.max(0, Math.floor((sources.now() - published) / 1000)) }
         : null,
     build: build && { running: build.running, waitingFor: build.waitingFor, lastFailure: build.lastFailure },
+    dependencies,
     ...(composed ? { composed } : {}),
   };
 }

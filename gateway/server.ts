@@ -11,6 +11,7 @@ import { accelPrefix } from './accel.ts';
 import { createGateway } from './app.ts';
 import type { CatalogLimits, CatalogStats } from './catalog.ts';
 import type { WorkObserver } from './encoding.ts';
+import { Dependencies } from './dependencies.ts';
 import type { BuildStatus } from './health.ts';
 
 export interface ServerOptions {
@@ -39,6 +40,8 @@ export interface ServerOptions {
   /** The clock of `/healthz` (GatewayOptions.now); tests inject one. */
   now?: () => number;
   log?: (line: string) => void;
+  /** What the server depends on while running (cli/serve.ts shares it with its follower); default: its own, logging to `log`. */
+  dependencies?: Dependencies;
 }
 
 export interface RunningServer {
@@ -143,10 +146,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const secret = options.sessionSecret
     ? checkSecret(options.sessionSecret, 'the configured session secret')
     : await loadOrCreateSecret(join(options.sessionDir, 'session-secret'));
-  const store = await createSessionStore({ redisUrl: options.redisUrl, sqlitePath: join(options.sessionDir, 'sessions.db') });
+  const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
+  const dependencies = options.dependencies ?? new Dependencies(log, options.now);
+  const store = await createSessionStore({ redisUrl: options.redisUrl, sqlitePath: join(options.sessionDir, 'sessions.db'), reporter: dependencies.reporter('sessionStore') });
   try {
     // With Redis, the sign-in limiter counts on it too: every gateway sees the same failures.
-    const auth = createAuth({ usersFile: options.usersFile, store, secret, loginRateLimit: { store: store.loginCounters } });
+    const auth = createAuth({ usersFile: options.usersFile, store, secret, loginRateLimit: { store: store.loginCounters }, dependencies });
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       const failed = (error: NodeJS.ErrnoException) => {
@@ -166,7 +171,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const draining = drain(server);
     const { app, catalog } = createGateway({
       out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
-      buildStatus: options.buildStatus, now: options.now, log: options.log,
+      buildStatus: options.buildStatus, dependencies, now: options.now, log,
     });
     server.on('request', app);
     let closing: Promise<void> | null = null;

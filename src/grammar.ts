@@ -33,6 +33,17 @@ export function isShaPrefix(value: string): boolean {
 }
 
 /**
+ * Advisory ids that get an HTML page (`/advisories/{id}`): ids that are also a safe path segment
+ * and file name (OSV ids are: `GHSA-...`, `CVE-...`, `PYSEC-2021-1`). Any other id is shown, and
+ * has its markdown mirror, but no page: nothing (the sitemap, the feed, a page) links one.
+ */
+export const ADVISORY_PAGE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function hasAdvisoryPage(id: string): boolean {
+  return ADVISORY_PAGE_ID.test(id);
+}
+
+/**
  * Package names that would be shadowed by a fixed route under /api/pkgs/ (DECISIONS.md 4).
  * The build reports such packages as diagnostics; the fixed route wins over the package.
  */

@@ -20,6 +20,7 @@ import { isFormPost, noContent, safeNext, seeOther, sendJson, wantsFormAnswer } 
 import { sendLoginPage } from './login-page.ts';
 import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts';
 import { UsersFile, verifyUser } from './users.ts';
+import { Dependencies } from '../dependencies.ts';
 import { SESSION_COOKIE } from '../../src/http/session.ts';
 
 declare module 'express-session' {
@@ -54,6 +55,11 @@ export interface AuthOptions {
   /** Session lifetime, absolute from sign-in (ms). Default 7 days. */
   readonly maxAgeMs?: number;
   readonly loginRateLimit?: LoginRateLimitOptions;
+  /**
+   * Where a users file or session store that breaks while serving is reported (logged once,
+   * shown by /healthz). Default: a tracker of its own that logs to stderr.
+   */
+  readonly dependencies?: Dependencies;
 }
 
 export interface Auth {
@@ -92,7 +98,11 @@ function promisify(run: (done: (error?: unknown) => void) => void): Promise<void
 }
 
 export function createAuth(options: AuthOptions): Auth {
-  const users = options.usersFile === null ? null : new UsersFile(options.usersFile);
+  const dependencies = options.dependencies ?? new Dependencies((line) => console.error(`pkgcat: ${line}`));
+  const users = options.usersFile === null ? null : new UsersFile(options.usersFile, dependencies.reporter('usersFile'));
+  const sessionStore = dependencies.reporter('sessionStore');
+  // /healthz looks at the users file (a stat; read again only when it changed), so a fix shows without a sign-in.
+  if (users !== null) dependencies.probe(() => users.get());
   const maxAgeMs = options.maxAgeMs ?? SESSION_MAX_AGE_MS;
   const secure = options.secureCookies ?? 'auto';
   const secrets = typeof options.secret === 'string' ? [options.secret] : [...options.secret];
@@ -110,16 +120,29 @@ export function createAuth(options: AuthOptions): Auth {
     cookie: { httpOnly: true, sameSite: 'lax', secure, maxAge: maxAgeMs, path: '/' },
   });
 
-  /** express-session, with a store failure answered 503 instead of reaching the app's 500 path. */
+  /**
+   * express-session, with a store failure answered 503 instead of reaching the app's 500 path, and
+   * reported once (not logged per request); a request whose session the store did look up says it works.
+   */
   const sessionMiddleware: RequestHandler = (req, res, next) => {
     expressSession(req, res, (error?: unknown) => {
-      if (error === undefined || error === null || error === 'route' || error === 'router') return next(error);
-      log('session store', error);
-      // express-session reports a failed save or touch after the response is written: only log it.
+      if (error === undefined || error === null || error === 'route' || error === 'router') {
+        if (req.session && req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) sessionStore.ok();
+        return next(error);
+      }
+      sessionStore.degraded(`the session store failed: ${error instanceof Error ? error.message : String(error)}`);
+      // express-session reports a failed save or touch after the response is written: nothing more to answer.
       if (res.headersSent) return;
       next(sessionStoreUnavailable());
     });
   };
+
+  /** A call of the session store: a failure is reported (once) and answered 503, as the middleware's. */
+  const storeCall = (run: (done: (error?: unknown) => void) => void): Promise<void> =>
+    promisify(run).catch((error: unknown) => {
+      sessionStore.degraded(`the session store failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw sessionStoreUnavailable();
+    });
 
   let warnedInsecure = false;
   const cookieSecure = (req: Request): boolean => (secure === 'auto' ? req.secure : secure);
@@ -135,16 +158,16 @@ export function createAuth(options: AuthOptions): Auth {
       console.error('pkgcat: secure cookies are required but this sign-in came over plain HTTP; the browser gets no cookie (set trust proxy behind a TLS proxy)');
     }
     // A fresh session id at every sign-in: a session id planted before sign-in is worth nothing.
-    await promisify((done) => req.session.regenerate(done));
+    await storeCall((done) => req.session.regenerate(done));
     req.session.username = username;
     req.session.signedInAt = Date.now();
-    await promisify((done) => req.session.save(done));
+    await storeCall((done) => req.session.save(done));
     if (isFormPost(req)) return seeOther(res, safeNext(next));
     sendJson(res, 200, { ok: true, username });
   };
 
   const signOut = async (req: Request, res: Response): Promise<void> => {
-    if (req.session) await promisify((done) => req.session.destroy(done));
+    if (req.session) await storeCall((done) => req.session.destroy(done));
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookieSecure(req) });
     if (isFormPost(req)) return seeOther(res, '/');
     noContent(res);
@@ -214,10 +237,10 @@ export function createAuth(options: AuthOptions): Auth {
       const live = typeof signedInAt === 'number' && Date.now() - signedInAt < maxAgeMs;
       // A removed user is signed out at once, on every gateway reading the same users file.
       const known = live && users !== null && (await users.get()).users.has(username);
-      if (!known) await promisify((done) => current.destroy(done)).catch((error) => log('session store', error));
+      if (!known) await storeCall((done) => current.destroy(done)).catch(() => {});
       return known;
     };
-    // A failed check (the users file unreadable) goes to the error handler: logged, 500 `internal`.
+    // The users file keeps its last good list when it breaks (users.ts): a failure here is unexpected, logged, 500 `internal`.
     check().then((ok) => next(ok ? undefined : authRequired()), next);
   };
 

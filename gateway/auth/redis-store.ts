@@ -7,6 +7,7 @@ import { RedisStore } from 'connect-redis';
 import type { Store as RateLimitStore } from 'express-rate-limit';
 import { RedisStore as RateLimitRedisStore, type RedisReply } from 'rate-limit-redis';
 import { createClient } from 'redis';
+import { Dependencies, type DependencyReporter } from '../dependencies.ts';
 import type { LoginLimiterName } from './rate-limit.ts';
 import type { PkgcatSessionStore } from './session-store.ts';
 
@@ -21,6 +22,8 @@ export interface RedisSessionStoreOptions {
   readonly connectTimeoutMs?: number;
   /** How long one command may take before the request fails instead of hanging (ms). Default 5 s. */
   readonly commandTimeoutMs?: number;
+  /** Told when the connection is lost (logged once, shown by /healthz) and when it is back. Default: logs to stderr. */
+  readonly reporter?: DependencyReporter;
 }
 
 /** The URL with any password replaced, fit for messages and logs. */
@@ -61,7 +64,7 @@ class PkgcatRedisStore extends RedisStore implements PkgcatSessionStore {
 export async function createRedisSessionStore(options: RedisSessionStoreOptions): Promise<PkgcatSessionStore> {
   const shown = redactRedisUrl(options.url);
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-  let lastLogged = 0;
+  const reporter = options.reporter ?? new Dependencies((line) => console.error(`pkgcat: ${line}`)).reporter('sessionStore');
   const client = createClient({
     url: options.url,
     // While Redis is away, fail session look-ups at once (the gateway answers 503) instead of
@@ -73,13 +76,9 @@ export async function createRedisSessionStore(options: RedisSessionStoreOptions)
       reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000),
     },
   });
-  client.on('error', (error: Error) => {
-    // node-redis emits an error per failed reconnect; log at most one every 30 s.
-    const now = Date.now();
-    if (now - lastLogged < 30_000) return;
-    lastLogged = now;
-    console.error(`pkgcat: session store Redis ${shown}: ${error.message}`);
-  });
+  // node-redis emits an error per failed reconnect, and `ready` once connected again: said once each.
+  client.on('error', (error: Error) => reporter.degraded(`the session store Redis ${shown} is not reachable: ${error.message || error.name}`));
+  client.on('ready', () => reporter.ok());
 
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -10,6 +10,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Store as RateLimitStore } from 'express-rate-limit';
 import type { LoginLimiterName } from './rate-limit.ts';
 import { createRedisSessionStore } from './redis-store.ts';
+import type { DependencyReporter } from '../dependencies.ts';
 
 /** A session store the gateway can close on shutdown. */
 export type PkgcatSessionStore = session.Store & {
@@ -252,6 +253,8 @@ export interface SessionStoreOptions {
   readonly sqlitePath: string;
   /** Key prefix in Redis. Default `pkgcat:sess:`. */
   readonly redisPrefix?: string;
+  /** Told when Redis is lost and when it is back (redis-store.ts). */
+  readonly reporter?: DependencyReporter;
 }
 
 /**
@@ -259,6 +262,6 @@ export interface SessionStoreOptions {
  * fails with a clear error), else the SQLite store at `sqlitePath`.
  */
 export async function createSessionStore(options: SessionStoreOptions): Promise<PkgcatSessionStore> {
-  if (options.redisUrl) return createRedisSessionStore({ url: options.redisUrl, prefix: options.redisPrefix });
+  if (options.redisUrl) return createRedisSessionStore({ url: options.redisUrl, prefix: options.redisPrefix, reporter: options.reporter });
   return new SqliteSessionStore({ path: options.sqlitePath });
 }

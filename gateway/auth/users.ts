@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { serialize } from '../../src/serialize.ts';
 import { writeFileAtomic } from '../../src/store/atomic.ts';
 import { withLock } from '../../src/store/lock.ts';
+import type { DependencyReporter } from '../dependencies.ts';
 import { hashPassword, isValidHash, verifyAgainstDummy, verifyPassword } from './password.ts';
 
 export const USERS_FILE_VERSION = 1;
@@ -137,16 +138,21 @@ export async function addUser(file: string, username: string, password: string):
 
 /**
  * A users file that is re-read whenever it changes on disk (inode, size or mtime), so
- * `pkgcat user add` takes effect in a running gateway.
+ * `pkgcat user add` takes effect in a running gateway. A file that turns unusable (garbage, a
+ * permission lost, gone) is reported once through `reporter` and the users last read stay in force, so
+ * a bad edit neither locks everybody out nor fails every request; the next good version is taken
+ * as soon as it is written.
  */
 export class UsersFile {
   readonly file: string;
+  readonly #reporter: DependencyReporter;
   #signature = '';
   #current: Users | undefined;
   #pending: Promise<Users> | undefined;
 
-  constructor(file: string) {
+  constructor(file: string, reporter: DependencyReporter) {
     this.file = file;
+    this.#reporter = reporter;
   }
 
   async get(): Promise<Users> {
@@ -157,16 +163,31 @@ export class UsersFile {
   }
 
   async #refresh(): Promise<Users> {
-    const info = await stat(this.file, { bigint: true }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw new UsersFileError(`cannot read users file ${this.file}: ${error.message}`);
-    });
-    const signature = info === null ? 'absent' : `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-    if (this.#current !== undefined && signature === this.#signature) return this.#current;
-    const users = info === null ? { file: this.file, exists: false, users: new Map() } : await loadUsers(this.file);
-    this.#current = users;
-    this.#signature = signature;
-    return users;
+    let signature = 'unreadable';
+    try {
+      const info = await stat(this.file, { bigint: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw new UsersFileError(`cannot read users file ${this.file}: ${error.message}`);
+      });
+      signature = info === null ? 'absent' : `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+      if (signature === this.#signature) return this.#current!;
+      // Absent from the start, nobody can sign in until `pkgcat user add` creates it; gone while it
+      // was read (moved away, or deleted before a rewrite), it is a broken file like any other.
+      if (info === null && this.#current?.exists) throw new UsersFileError(`users file ${this.file} is missing`);
+      const users = info === null ? { file: this.file, exists: false, users: new Map() } : await loadUsers(this.file);
+      this.#current = users;
+      this.#reporter.ok();
+      return users;
+    } catch (error) {
+      if (!(error instanceof UsersFileError)) throw error;
+      this.#reporter.degraded(error.message);
+      // Before any good read (a library use; `serve` checks the file at start): nobody can sign in.
+      this.#current ??= { file: this.file, exists: false, users: new Map() };
+      return this.#current;
+    } finally {
+      // The same unusable file is not read again on every request: only once it changes.
+      this.#signature = signature;
+    }
   }
 }
 

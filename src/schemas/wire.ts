@@ -271,11 +271,22 @@ export const ErrorBody = z
  * describes this gateway process (its release, the builds it runs), so two gateways over one
  * output may answer differently; 200 while a release is published, 503 before.
  */
+/** One dependency of a gateway process, for /healthz (gateway/dependencies.ts). */
+const dependency = z
+  .strictObject({
+    status: z.enum(['ok', 'degraded']),
+    since: z.iso.datetime().describe('When it entered this status (UTC, whole seconds); the process start for one never degraded.'),
+    reason: z.string().nullable().describe('Why it is degraded, in one line; null when ok.'),
+  })
+  .nullable();
+
 export const Health = z
   .strictObject({
     status: z
-      .enum(['ok', 'build-failed', 'no-release'])
-      .describe('`ok`: serving a release; `build-failed`: serving a release, but the last build failed (see `build.lastFailure`); `no-release`: nothing is published yet (503).'),
+      .enum(['ok', 'degraded', 'build-failed', 'no-release'])
+      .describe(
+        '`ok`: serving a release; `degraded`: serving the last release, but a dependency is broken (see `dependencies`); `build-failed`: serving a release, but the last build failed (see `build.lastFailure`); `no-release`: nothing is published yet (503).',
+      ),
     tip: z.strictObject({ sha, pushedAt: timestamp }).nullable().describe('The published tip; null before the first release.'),
     release: z
       .strictObject({
@@ -292,6 +303,14 @@ export const Health = z
       })
       .nullable()
       .describe('The builds this process runs (`serve --repo`); null when it runs none.'),
+    dependencies: z
+      .strictObject({
+        disk: dependency.describe('The disk of the output directory, as the builds of `serve --repo` find it (full: `no space left`); null without --repo.'),
+        repository: dependency.describe('The catalog repository `serve --repo` follows; null without --repo.'),
+        sessionStore: dependency.describe('The session store (SQLite, or Redis with a Redis URL).'),
+        usersFile: dependency.describe('The users file; null without one.'),
+      })
+      .describe('What the process depends on while it runs; a degraded one is logged once, and the process keeps its last good state until it is back.'),
     composed: z
       .record(z.string(), z.number())
       .optional()

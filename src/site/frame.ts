@@ -3,6 +3,7 @@
  * person back, the commit the page was built from (on the pages that change with it), and the other forms of the same content
  * (markdown mirror, JSON, feeds). Every path comes from the surface registry.
  */
+import { hasAdvisoryPage } from '../grammar.ts';
 import { fillTemplate, surface } from '../surfaces/registry.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import { formatTime, shortSha } from './format.ts';
@@ -102,15 +103,9 @@ export function pageFrame(input: FrameInput): PageFrame {
   };
 }
 
-/**
- * The ids an advisory page is written for: ids that are also a safe path segment and file name
- * (OSV ids are: `GHSA-...`, `CVE-...`, `PYSEC-2021-1`). Another id is shown, but not linked.
- */
-export const ADVISORY_PAGE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 /** The page of an advisory; null when its id gets no page. */
 export function advisoryHref(id: string): string | null {
-  return ADVISORY_PAGE_ID.test(id) ? fillTemplate(surface('advisory-page').path, { id }) : null;
+  return hasAdvisoryPage(id) ? fillTemplate(surface('advisory-page').path, { id }) : null;
 }
 
 const PACKAGE_PAGE = surface('package-page').path;

@@ -11,6 +11,7 @@ import { loadOrCreateSecret } from '../../gateway/auth/secret.ts';
 import { createSessionStore, SqliteSessionStore, type PkgcatSessionStore } from '../../gateway/auth/session-store.ts';
 import { runUserAdd } from '../../gateway/auth/user-cli.ts';
 import { addUser, loadUsers, UsersFile, verifyUser } from '../../gateway/auth/users.ts';
+import { Dependencies } from '../../gateway/dependencies.ts';
 import { errorHandler } from '../../gateway/errors.ts';
 
 interface ErrorBody {
@@ -58,6 +59,7 @@ async function startApp(options: Partial<AuthOptions> & { sqlitePath?: string; t
     secret: options.secret ?? SECRET,
     secureCookies: options.secureCookies ?? 'auto',
     loginRateLimit: options.loginRateLimit,
+    dependencies: options.dependencies,
   });
   const app = express();
   if (options.trustProxy) app.set('trust proxy', options.trustProxy);
@@ -163,10 +165,42 @@ describe('users file', () => {
 
   it('is re-read when it changes on disk', async () => {
     const file = join(dir, 'reload.json');
-    const watched = new UsersFile(file);
+    const watched = new UsersFile(file, new Dependencies(() => {}).reporter('usersFile'));
     expect((await watched.get()).exists).toBe(false);
     await addUser(file, 'frank', 'frank password');
     expect((await watched.get()).users.has('frank')).toBe(true);
+  });
+
+  it('turned to garbage, keeps the users last read, says so once, and takes the next good version', async () => {
+    const file = join(dir, 'garbage.json');
+    await addUser(file, 'frank', 'frank password');
+    const logged: string[] = [];
+    const dependencies = new Dependencies((line) => logged.push(line));
+    const watched = new UsersFile(file, dependencies.reporter('usersFile'));
+    expect([...(await watched.get()).users.keys()]).toEqual(['frank']);
+    const good = await readFile(file);
+    await writeFile(file, '{ not json');
+    expect([...(await watched.get()).users.keys()]).toEqual(['frank']);
+    expect([...(await watched.get()).users.keys()]).toEqual(['frank']);
+    expect(logged).toEqual([
+      expect.stringMatching(
+        new RegExp(`^users file ${file} is not valid JSON: .*; signing in and checking sessions with the users last read; the file is read again at the next request once it changes$`),
+      ),
+    ]);
+    expect((await dependencies.report()).usersFile).toMatchObject({ status: 'degraded', reason: expect.stringMatching(/^users file .* is not valid JSON/) });
+    await writeFile(file, good);
+    await addUser(file, 'grace', 'grace password');
+    expect([...(await watched.get()).users.keys()].sort()).toEqual(['frank', 'grace']);
+    expect(logged.slice(1)).toEqual(['the users file is usable again; signing in with it']);
+    expect((await dependencies.report()).usersFile).toMatchObject({ status: 'ok', reason: null });
+
+    // Gone while it was read (a rewrite that deletes first): the same, not everybody signed out.
+    await rm(file);
+    expect([...(await watched.get()).users.keys()].sort()).toEqual(['frank', 'grace']);
+    expect(logged.slice(2)).toEqual([expect.stringMatching(new RegExp(`^users file ${file} is missing; signing in and checking sessions with the users last read`))]);
+    await addUser(file, 'heidi', 'heidi password');
+    expect([...(await watched.get()).users.keys()]).toEqual(['heidi']);
+    expect(logged.slice(3)).toEqual(['the users file is usable again; signing in with it']);
   });
 
   it('`pkgcat user add` reads the password from standard input', async () => {
@@ -399,19 +433,21 @@ describe('sign-in', () => {
     expect((await fetch(`${base}/auth/logout`)).headers.get('allow')).toBe('POST');
   });
 
-  it('a session check that fails is the gateway\'s 500 `internal`, logged', async () => {
+  it('a users file that turns to garbage fails no request: the session and the sign-in use the users last read', async () => {
     const file = join(dir, 'breaks-later.json');
     await addUser(file, 'alice', 'alice password');
-    const { base, logged } = await startApp({ usersFile: file });
+    const reported: string[] = [];
+    const { base, logged } = await startApp({ usersFile: file, dependencies: new Dependencies((line) => reported.push(line)) });
     const cookie = sessionCookie(await signIn(base, 'alice', 'alice password'))!;
     await writeFile(file, '{ not json');
     const response = await fetch(`${base}/private`, { headers: { cookie } });
-    expect(response.status).toBe(500);
-    expect(response.headers.get('cache-control')).toBe('private, no-store');
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(((await response.json()) as ErrorBody).error).toBe('internal');
-    expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(/^GET \/private failed: UsersFileError: users file .* is not valid JSON/);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ username: 'alice' });
+    expect((await signIn(base, 'alice', 'alice password')).status).toBe(200);
+    expect((await signIn(base, 'alice', 'wrong password')).status).toBe(401);
+    expect(logged).toEqual([]);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatch(/^users file .* is not valid JSON: .*; signing in and checking sessions with the users last read/);
   });
 
   it('without a users file, sign-in fails and says how to add a user', async () => {
@@ -502,6 +538,27 @@ describe('the gate', () => {
 });
 
 describe('sqlite session store', () => {
+  it('a store that fails (its database closed under it): sign-in, the session check and sign-out answer 503, reported once, never a 500', async () => {
+    const reported: string[] = [];
+    const app = await startApp({ dependencies: new Dependencies((line) => reported.push(line)) });
+    const cookie = await signedIn(app.base);
+    await app.store.close();
+    const answers = [
+      await signIn(app.base, 'alice', 'correct horse battery staple'),
+      await fetch(`${app.base}/private`, { headers: { cookie } }),
+      await fetch(`${app.base}/auth/logout`, { method: 'POST', headers: { cookie } }),
+    ];
+    for (const response of answers) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ error: 'session_store_unavailable', message: 'The session store is not reachable; try again shortly.' });
+    }
+    expect(app.logged).toEqual([]);
+    expect(reported).toEqual([
+      expect.stringMatching(/^the session store failed: .+; sign-in and sha-pinned requests answer 503 session_store_unavailable until it is back; the anonymous surfaces serve as usual$/),
+    ]);
+  });
+
   it('keeps sessions across a restart with the same db file and secret', async () => {
     const sqlitePath = join(dir, 'restart', 'sessions.db');
     const first = await startApp({ sqlitePath });

@@ -7,6 +7,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
+import { Dependencies } from '../../gateway/dependencies.ts';
 import type { BuildStatus } from '../../gateway/health.ts';
 import { wireProblems } from '../../src/schemas/wire.ts';
 import { SURFACES } from '../../src/surfaces/registry.ts';
@@ -18,6 +19,8 @@ let out: string;
 let tip: string;
 let publishedMs: number;
 let gateway: Gateway;
+let dependencies: Dependencies;
+const logged: string[] = [];
 /** What the provider answers; each test sets it. */
 let status: BuildStatus | null = null;
 /** 90.7 seconds after the release was switched in. */
@@ -30,7 +33,8 @@ beforeAll(async () => {
   [tip] = await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
   await build(repo, out);
   publishedMs = (await lstat(paths.current(out))).mtimeMs;
-  gateway = await startGateway(out, dir, { buildStatus: () => status, now });
+  dependencies = new Dependencies((line) => logged.push(line), now);
+  gateway = await startGateway(out, dir, { buildStatus: () => status, now, dependencies });
 });
 
 afterAll(async () => {
@@ -52,6 +56,12 @@ describe('GET /healthz', () => {
       tip: { sha: tip, pushedAt: hoursLater(0) },
       release: { id: await currentReleaseId(out), publishedAt: isoSeconds(publishedMs), ageSeconds: 90 },
       build: { running: false, waitingFor: null, lastFailure: null },
+      dependencies: {
+        disk: null,
+        repository: null,
+        sessionStore: { status: 'ok', since: isoSeconds(now()), reason: null },
+        usersFile: { status: 'ok', since: isoSeconds(now()), reason: null },
+      },
       composed: { bytes: 0, files: 0, evictions: 0, maxBytes: 1024 * 1024 * 1024 },
     });
     expect(wireProblems('Health', reply.json())).toBeNull();
@@ -68,6 +78,24 @@ describe('GET /healthz', () => {
     expect(reply.status).toBe(200);
     expect(reply.json()).toMatchObject({ status: 'build-failed', tip: { sha: tip }, build: { lastFailure: 'git rev-list failed in /srv/catalog: fatal: bad object' } });
     expect(wireProblems('Health', reply.json())).toBeNull();
+  });
+
+  it('a dependency that broke: still 200 (the last release serves), status degraded, the reason and since when; ok again once back', async () => {
+    status = { running: false, waitingFor: null, lastFailure: 'the disk of /srv/out is full: no space left on the device' };
+    const repository = dependencies.reporter('repository');
+    repository.degraded('the catalog repository is unusable: /srv/catalog does not exist');
+    const reply = await send(gateway.url, '/healthz');
+    expect(reply.status).toBe(200);
+    expect(reply.json()).toMatchObject({
+      status: 'degraded',
+      tip: { sha: tip },
+      dependencies: { repository: { status: 'degraded', since: isoSeconds(now()), reason: 'the catalog repository is unusable: /srv/catalog does not exist' } },
+    });
+    expect(wireProblems('Health', reply.json())).toBeNull();
+    expect(logged).toEqual(['the catalog repository is unusable: /srv/catalog does not exist; still serving the last release; following main again once the repository is back']);
+    repository.ok();
+    expect((await send(gateway.url, '/healthz')).json()).toMatchObject({ status: 'build-failed', dependencies: { repository: { status: 'ok', reason: null } } });
+    expect(logged.slice(1)).toEqual(['the catalog repository is back; following main again']);
   });
 
   it('build is null when the process runs no builds (serve without --repo)', async () => {
@@ -101,7 +129,7 @@ describe('GET /healthz', () => {
       const reply = await send(empty.url, '/healthz');
       expect(reply.status).toBe(503);
       expect(reply.headers.get('cache-control')).toBe('no-store');
-      expect(reply.json()).toEqual({ status: 'no-release', tip: null, release: null, build: null, composed: { bytes: 0, files: 0, evictions: 0, maxBytes: 1024 * 1024 * 1024 } });
+      expect(reply.json()).toMatchObject({ status: 'no-release', tip: null, release: null, build: null, composed: { bytes: 0, files: 0, evictions: 0, maxBytes: 1024 * 1024 * 1024 } });
     } finally {
       await empty.close();
     }

@@ -11,7 +11,10 @@ import { freePort } from '../../bench/helpers/ports.ts';
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** SIGTERM, wait for it to exit, and remove its directory. */
   stop(): Promise<void>;
+  /** SIGKILL, as a crash would (its directory stays until stop). */
+  kill(): Promise<void>;
 }
 
 /** The redis-server binary to use, or null when it is not installed. */
@@ -42,13 +45,16 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
-/** Starts redis-server on a free port (retrying if another process takes the port first). */
-export async function startRedisServer(binary = findRedisServer()): Promise<RedisServer> {
+/**
+ * Starts redis-server on a free port (retrying if another process takes the port first), or on
+ * `options.port` (a restart where the one before ran: clients reconnect to the same address).
+ */
+export async function startRedisServer(binary = findRedisServer(), options: { port?: number } = {}): Promise<RedisServer> {
   if (binary === null) throw new Error('redis-server is not installed (apt-get install redis-server)');
   const dir = await mkdtemp(join(tmpdir(), 'pkgcat-redis-'));
   let lastError: unknown;
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const port = await freePort();
+  for (let attempt = 0; attempt < (options.port === undefined ? 5 : 1); attempt += 1) {
+    const port = options.port ?? (await freePort());
     const child = spawn(
       binary,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'notice'],
@@ -67,15 +73,20 @@ export async function startRedisServer(binary = findRedisServer()): Promise<Redi
       url: `redis://127.0.0.1:${port}`,
       port,
       async stop() {
-        if (child.exitCode === null && child.signalCode === null) {
-          const exited = new Promise((resolve) => child.once('exit', resolve));
-          child.kill('SIGTERM');
-          await exited;
-        }
+        await end(child, 'SIGTERM');
         await rm(dir, { recursive: true, force: true });
       },
+      kill: () => end(child, 'SIGKILL'),
     };
   }
   await rm(dir, { recursive: true, force: true });
   throw lastError;
+}
+
+/** Sends `signal` to a running child and resolves once it has exited. */
+async function end(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
 }
