@@ -7,6 +7,8 @@
  * Before the SDK sees a request, this module settles what the SDK alone would answer otherwise:
  * - any method but POST: 405, `Allow: POST` (the SDK would open an event stream on GET, end a
  *   session on DELETE);
+ * - a `Host`, or an `Origin` when there is one, whose hostname is not on the allow-list
+ *   (allowed-hosts.ts: DNS rebinding): 403, before the body is read;
  * - `Content-Type` other than JSON: 415, before the body is read;
  * - `Accept`: a client that accepts JSON but not `text/event-stream` (or sends no `Accept`) is
  *   answered like any other (the SDK alone answers 406): the SDK is shown an `Accept` offering
@@ -23,9 +25,11 @@ import type { RequestHandler, Response } from 'express';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { SurfaceRow } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
+import type { RowHandlerOptions } from '../routes.ts';
 import { SearchIndexes } from './search-index.ts';
 import { createToolServer } from './server.ts';
 
@@ -123,13 +127,25 @@ function sdkRequest(req: IncomingMessage): Request {
   return new Request(`http://pkgcat.invalid${req.url ?? '/'}`, { method: 'POST', headers });
 }
 
+/** Why a request's `Host` or `Origin` is refused (allowed-hosts.ts), or null when both may be served. */
+export function hostRefusal(host: string | undefined, origin: string | undefined, allowed: readonly string[]): string | null {
+  const list = [...allowed];
+  const hostCheck = validateHostHeader(host, list);
+  if (!hostCheck.ok) return `Forbidden: ${hostCheck.message}. This tool server answers the hosts ${allowed.join(', ')} (serve --mcp-allowed-hosts adds others).`;
+  const originCheck = validateOriginHeader(origin, list);
+  if (!originCheck.ok) return `Forbidden: ${originCheck.message}. This tool server answers pages of the hosts ${allowed.join(', ')} (serve --mcp-allowed-hosts adds others).`;
+  return null;
+}
+
 /** The Express handler of the tool server's registry row, for every method on its path. */
-export function toolServerHandler(catalog: Catalog, row: SurfaceRow): RequestHandler {
+export function toolServerHandler(catalog: Catalog, row: SurfaceRow, { toolServerHosts }: RowHandlerOptions): RequestHandler {
   const searchIndexes = new SearchIndexes(catalog);
   return async (req, res) => {
     if (req.method !== 'POST') {
       return sendRpcError(res, row, 405, TRANSPORT_ERROR, `Method not allowed: ${row.path} answers POST only (stateless JSON-RPC, no event stream).`, { Allow: 'POST' });
     }
+    const refusal = hostRefusal(req.get('host'), req.get('origin'), toolServerHosts);
+    if (refusal) return sendRpcError(res, row, 403, TRANSPORT_ERROR, refusal);
     if (!acceptsJson(req.get('accept'))) {
       return sendRpcError(res, row, 406, TRANSPORT_ERROR, 'Not Acceptable: every answer of this server is application/json; send an Accept header that allows it.');
     }
