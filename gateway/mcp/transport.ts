@@ -200,10 +200,10 @@ export function toolServerHandler(catalog: Catalog, row: SurfaceRow, { toolServe
     }
     const parsed = parseMessages(bytes);
     if ('code' in parsed) return sendRpcError(res, row, 400, parsed.code, parsed.message);
-    const listen = (parsed.body as { method?: unknown; id?: unknown }).method === LISTEN ? (parsed.body as { id?: unknown }) : undefined;
-    if (listen) {
+    const { method, id = null } = parsed.body as { method?: unknown; id?: unknown };
+    if (method === LISTEN) {
       const message = `Method not found: ${LISTEN}. This server's tools never change while it runs: there is nothing to listen for.`;
-      return send(res, row, 404, JSON.stringify({ jsonrpc: '2.0', id: listen.id ?? null, error: { code: ProtocolErrorCode.MethodNotFound, message } }));
+      return send(res, row, 404, JSON.stringify({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.MethodNotFound, message } }));
     }
 
     const request = sdkRequest(req);
