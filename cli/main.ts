@@ -10,13 +10,14 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tellParent } from './build-channel.ts';
+import { hostnameOf } from '../gateway/mcp/allowed-hosts.ts';
 import { describeSystemError, Failure, UsageError } from './errors.ts';
 
 type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'quiet' | 'wait' | 'help' | 'version';
+  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'mcp-allowed-hosts' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -48,6 +49,12 @@ const FLAGS: Record<FlagName, Flag> = {
   'poll-seconds': { type: 'string', env: 'PKGCAT_POLL_SECONDS', value: '<n>', help: `with --repo: how often to check main when file events are missed, in seconds above 0 (default ${DEFAULT_POLL_SECONDS})` },
   'accel-redirect': { type: 'string', env: 'PKGCAT_ACCEL_REDIRECT', value: '<path>', help: 'behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat; see docs/deployment.md)' },
   'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
+  'mcp-allowed-hosts': {
+    type: 'string',
+    env: 'PKGCAT_MCP_ALLOWED_HOSTS',
+    value: '<names>',
+    help: 'more hostnames, comma-separated, that the tool server (/api/mcp) answers in Host and Origin; it always answers the site URL\'s host, and localhost, 127.0.0.1 and [::1] on a loopback --host (see docs/mcp.md)',
+  },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -70,7 +77,9 @@ interface Command {
   examples: string[];
 }
 
-const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb'];
+const SERVE_FLAGS: FlagName[] = [
+  'users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'mcp-allowed-hosts',
+];
 
 const COMMANDS: Record<CommandName, Command> = {
   build: {
@@ -218,6 +227,8 @@ export interface Settings {
   accelRedirect?: string;
   /** Disk space for the gateway's bodies composed on request, in MiB. */
   composedCacheMb: number;
+  /** Hostnames the tool server answers besides its own. */
+  mcpAllowedHosts: string[];
   quiet: boolean;
   wait: boolean;
 }
@@ -318,6 +329,7 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     pollSeconds: pollSeconds(take('poll-seconds')),
     accelRedirect: accelRedirect(take('accel-redirect')),
     composedCacheMb: composedCacheMb(take('composed-cache-mb')),
+    mcpAllowedHosts: hostnames(take('mcp-allowed-hosts')),
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };
@@ -357,6 +369,19 @@ function siteUrl(value: { raw: string; source: string } | undefined): string | u
     throw new UsageError(`${value.source} must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "${value.raw}"`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** `--mcp-allowed-hosts`: hostnames, comma-separated, without scheme or port (an IPv6 address with or without brackets). */
+function hostnames(value: { raw: string; source: string } | undefined): string[] {
+  if (!value) return [];
+  return value.raw
+    .split(',')
+    .filter((name) => name.trim() !== '')
+    .map((name) => {
+      const hostname = hostnameOf(name);
+      if (hostname === null) throw new UsageError(`${value.source} takes hostnames separated by commas, without scheme or port (such as mcp.example.com,10.0.0.5), got "${name.trim()}"`);
+      return hostname;
+    });
 }
 
 /** `--accel-redirect`: an absolute URL path (the gateway checks the rest). */

@@ -55,6 +55,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       sessionDir: settings.sessionDir,
       trustProxy: settings.trustProxy,
       siteUrl: settings.siteUrl,
+      mcpAllowedHosts: settings.mcpAllowedHosts,
       accelRedirect: settings.accelRedirect,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,

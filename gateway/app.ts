@@ -21,6 +21,8 @@ export interface GatewayOptions {
   trustProxy?: boolean | string | number;
   /** The public address of the site (DECISIONS.md 13), for the surfaces that print absolute URLs. */
   siteUrl?: string;
+  /** The hostnames the tool server answers in `Host` and `Origin` (gateway/mcp/allowed-hosts.ts). */
+  toolServerHosts: readonly string[];
   /** Where unexpected errors are reported (default: stderr). */
   log?: (line: string) => void;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -82,7 +84,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use('/auth', options.auth.sessionMiddleware, options.auth.router);
   const routes = servedSurfaces();
   app.use(methodGuard(routes));
-  app.use(surfaceRouter(routes, catalog, options.auth));
+  app.use(surfaceRouter(routes, catalog, options.auth, { toolServerHosts: options.toolServerHosts }));
   app.use(unknownPath);
   app.use(errorHandler(log));
   return { app, catalog };

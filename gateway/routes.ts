@@ -19,8 +19,14 @@ import type { Resolver } from './surface.ts';
 const ROUTER_OPTIONS = { strict: true, caseSensitive: true } as const;
 const ALLOW = 'GET, HEAD';
 
+/** What a row with its own handler is told besides the catalog. */
+export interface RowHandlerOptions {
+  /** The hostnames the tool server answers (gateway/mcp/allowed-hosts.ts). */
+  readonly toolServerHosts: readonly string[];
+}
+
 /** A row that answers every method on its path itself (the tool server, POST), as an Express handler. */
-export type RowHandler = (catalog: Catalog, row: SurfaceRow) => RequestHandler;
+export type RowHandler = (catalog: Catalog, row: SurfaceRow, options: RowHandlerOptions) => RequestHandler;
 
 /** A served row: a GET row with its resolver, or a row with its own handler. */
 export type Route = { readonly row: SurfaceRow; readonly resolve: Resolver } | { readonly row: SurfaceRow; readonly handle: RowHandler };
@@ -75,13 +81,13 @@ function serve({ row, resolve }: Extract<Route, { resolve: Resolver }>, catalog:
   };
 }
 
-export function surfaceRouter(routes: readonly Route[], catalog: Catalog, auth: Auth): Router {
+export function surfaceRouter(routes: readonly Route[], catalog: Catalog, auth: Auth, handlerOptions: RowHandlerOptions): Router {
   const router = express.Router(ROUTER_OPTIONS);
   registerParams(router, catalog.releases);
   for (const route of routes) {
     const path = expressPath(route.row);
     if ('handle' in route) {
-      router.all(path, route.handle(catalog, route.row));
+      router.all(path, route.handle(catalog, route.row, handlerOptions));
     } else if (route.row.family === 'pinned') {
       // Anonymous rows never see the session middleware: no Set-Cookie, the same bytes for everyone.
       router.get(path, canonicalRedirect(route.row, catalog), auth.sessionMiddleware, auth.requireSession, serve(route, catalog));

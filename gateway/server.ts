@@ -9,6 +9,7 @@ import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index
 import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
 import { createGateway } from './app.ts';
+import { toolServerHostnames } from './mcp/allowed-hosts.ts';
 import type { CatalogLimits, CatalogStats } from './catalog.ts';
 import type { WorkObserver } from './encoding.ts';
 import { Dependencies } from './dependencies.ts';
@@ -29,6 +30,8 @@ export interface ServerOptions {
   trustProxy?: boolean | string | number;
   /** DECISIONS.md 13; default: `url` below. */
   siteUrl?: string;
+  /** Hostnames the tool server answers besides the site URL's host and, on a loopback address, the local names (gateway/mcp/allowed-hosts.ts). */
+  mcpAllowedHosts?: readonly string[];
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -169,8 +172,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const siteUrl = options.siteUrl ?? url;
     const draining = drain(server);
+    const toolServerHosts = toolServerHostnames({ siteUrl, listenHost: options.host, extra: options.mcpAllowedHosts });
     const { app, catalog } = createGateway({
-      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
+      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, toolServerHosts, accelRedirect, limits: options.limits, observe: options.observe,
       buildStatus: options.buildStatus, dependencies, now: options.now, log,
     });
     server.on('request', app);

@@ -1,16 +1,15 @@
 /**
- * The MCP server of one HTTP request (transport.ts makes a fresh one per request): tools/list and
- * tools/call over the tools of tools/. It is the SDK's low-level `Server` rather than `McpServer`,
- * because `McpServer` answers an unknown tool and arguments that break the input schema with an
- * `isError` result, where this server gives the protocol error (-32602, docs/decisions.md), and
- * because the tools' JSON Schemas are made here from the wire schemas, in draft 2020-12.
+ * The MCP server of one HTTP request (transport.ts makes a fresh one per request, whatever the
+ * protocol revision): tools/list and tools/call over the tools of tools/, through the v2 SDK
+ * (`@modelcontextprotocol/server`), which speaks 2026-07-28 (`server/discover`, no handshake) and
+ * the 2025 revisions (`initialize`) from the same instance. It is the SDK's low-level `Server`
+ * rather than `McpServer`, because `McpServer` answers an unknown tool and arguments that break
+ * the input schema with an `isError` result, where this server gives the protocol error (-32602,
+ * docs/decisions.md), and because the tools' JSON Schemas are made here from the wire schemas, in
+ * draft 2020-12.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import {
-  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema,
-  type CallToolRequest, type CallToolResult, type Tool as ToolDefinition,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolRequest, type CallToolResult, type Tool as ToolDefinition } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { z } from 'zod';
 import { SCHEMA_VERSION } from '../../src/schemas/wire.ts';
 import { errorResult, ToolFailure, type Tool, type ToolContext } from './tool.ts';
@@ -26,18 +25,6 @@ const INSTRUCTIONS =
   'get_package_versions. list_catalog_commits gives the newest commits. Errors say what to call instead.';
 
 type JsonSchemaObject = ToolDefinition['inputSchema'];
-
-/**
- * A JSON-RPC error for the SDK to answer with: it sends an error's `code` and `message` as they
- * are (the SDK's McpError would prefix the message with its code, and its client prefixes it again).
- */
-class ProtocolError extends Error {
-  readonly code: number;
-  constructor(code: number, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
 
 /** `z.int()`'s safe-integer bounds say nothing to an agent: left out of the JSON Schema. */
 function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
@@ -79,9 +66,6 @@ function definitionOf(tool: Tool): ToolDefinition {
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** A tools/call of any shape: the SDK's Server validates it (CallToolRequestSchema) before the handler runs. */
-const ANY_TOOLS_CALL = z.looseObject({ method: z.literal(CallToolRequestSchema.shape.method.value) });
-
 /** tools/list's answer, made once. */
 const DEFINITIONS: readonly ToolDefinition[] = TOOLS.map(definitionOf);
 const BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.name, tool]));
@@ -89,24 +73,34 @@ const BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.nam
 /** One tools/call: an unknown tool or arguments that break the schema are protocol errors; a ToolFailure is an `isError` result. */
 async function callTool({ name, arguments: args }: CallToolRequest['params'], context: ToolContext, log: (line: string) => void): Promise<CallToolResult> {
   const tool = BY_NAME.get(name);
-  if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${TOOLS.map((known) => known.name).join(', ')}.`);
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are ${TOOLS.map((known) => known.name).join(', ')}.`);
   const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${z.prettifyError(parsed.error)}`);
   try {
     return await tool.call(parsed.data, context);
   } catch (error) {
     if (error instanceof ToolFailure) return errorResult(error.message);
     // Arguments only by name: a value may be private.
     log(`tool ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    throw new ProtocolError(ErrorCode.InternalError, 'The tool server could not answer this call; the error is in its log.');
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'The tool server could not answer this call; the error is in its log.');
   }
 }
 
+/**
+ * How long a client (or a shared cache) may keep tools/list's answer and `server/discover`'s, on
+ * the 2026-07-28 revision (`ttlMs`): the tools change only with a new pkgcat, which a client
+ * meets within the hour. Earlier revisions carry no cache fields.
+ */
+const LIST_CACHE_HINT = { ttlMs: 60 * 60 * 1000, cacheScope: 'public' } as const;
+
 export function createToolServer(context: ToolContext, log: (line: string) => void): Server {
-  const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...DEFINITIONS] }));
-  // The SDK checks a tools/call against its own schema and answers a bad one -32602; given its
-  // full schema here, it would parse first and answer the same mistake -32603 (internal error).
-  server.setRequestHandler(ANY_TOOLS_CALL, (request) => callTool((request as CallToolRequest).params, context, log));
+  const server = new Server(TOOL_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SCHEMA_VALIDATOR,
+    cacheHints: { 'tools/list': LIST_CACHE_HINT, 'server/discover': LIST_CACHE_HINT },
+  });
+  server.setRequestHandler('tools/list', () => ({ tools: [...DEFINITIONS] }));
+  server.setRequestHandler('tools/call', (request) => callTool(request.params, context, log));
   return server;
 }

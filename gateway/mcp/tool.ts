@@ -5,7 +5,7 @@
  * server" 6); a failure a user can act on is thrown as a ToolFailure, which the server turns into
  * an `isError` result (never a protocol error: SPEC.md Errors).
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { serialize } from '../../src/serialize.ts';
 import type { Catalog } from '../catalog.ts';

@@ -5,7 +5,8 @@
  * - the path set is the registry's rows with `openapi: true` (SPEC.md's JSON endpoints table);
  * - path parameters carry the grammar of src/grammar.ts, query parameters their row's rules;
  * - bodies are the wire schemas (zod 4, converted to JSON Schema 2020-12, one component per
- *   `.meta({id})`); the SBOMs reference the official CycloneDX 1.5 and SPDX 2.3 schemas by `$id`;
+ *   `.meta({id})`); the SBOMs' are the official CycloneDX 1.5 and SPDX 2.3 schemas, embedded
+ *   (src/schemas/standard.ts), so the document refers to nothing outside itself;
  * - every response states its status, its headers (Cache-Control from src/http/cache-control.ts,
  *   ETag, Location, Content-Type) and its body, errors included (their examples are the
  *   gateway's own words, src/http/error-bodies.ts);
@@ -24,6 +25,7 @@ import { CACHE } from '../http/cache-control.ts';
 import { CONTENT_TYPE, mediaTypeOf } from '../http/content-types.ts';
 import { ERROR_BODY } from '../http/error-bodies.ts';
 import { SESSION_COOKIE } from '../http/session.ts';
+import { embeddedStandardSchemas, type StandardSchemaName } from '../schemas/standard.ts';
 import { SCHEMA_VERSION, WIRE } from '../schemas/wire.ts';
 import { SURFACES, escapeRegExp, fillTemplate, surface, templateParams, type QueryParameter, type SurfaceId, type SurfaceRow } from '../surfaces/registry.ts';
 
@@ -94,12 +96,6 @@ export const OPENAPI_VERSION = '3.1.0';
 
 /** `info.version`: the wire schemaVersion as the major version (SPEC.md Versioning 2). */
 export const API_VERSION = `${SCHEMA_VERSION}.0.0`;
-
-/** The `$id`s of the official schemas the SBOM bodies follow (their own files name them so). */
-export const STANDARD_SCHEMA_ID = {
-  cyclonedx: 'http://cyclonedx.org/schema/bom-1.5.schema.json',
-  spdx: 'http://spdx.org/rdf/terms/2.3',
-} as const;
 
 const SECURITY_SCHEME = 'session';
 const TITLE = 'pkgcat';
@@ -207,7 +203,10 @@ const oneOfHeader = (description: string, values: readonly string[]) =>
 const cacheControl = (...values: string[]) => oneOfHeader('How long the answer may be kept, and by whom.', values);
 const contentType = (...values: string[]) => oneOfHeader('The media type of the body, with its charset.', values);
 
-const errorSchema = { $ref: '#/components/schemas/Error' };
+/** Where a reference to a component schema points. */
+const SCHEMAS = '#/components/schemas/';
+
+const errorSchema = { $ref: `${SCHEMAS}Error` };
 
 /** An error answer: its Cache-Control values, and its body examples by name. */
 function errorResponse(description: string, cacheControls: readonly string[], examples: Record<string, { summary: string; value: unknown }>): OpenApiResponse {
@@ -220,18 +219,16 @@ function errorResponse(description: string, cacheControls: readonly string[], ex
 
 /** The schemas of a success body by Content-Type: a wire schema, a standard document, or a string. */
 function bodySchemas(row: SurfaceRow): Record<string, Json> {
-  if (row.body) return { [row.contentType]: { $ref: `#/components/schemas/${WIRE[row.body].meta()!.id as string}` } };
+  if (row.body) return { [row.contentType]: { $ref: `${SCHEMAS}${WIRE[row.body].meta()!.id as string}` } };
   if (row.contentType === CONTENT_TYPE.cyclonedx) {
     return {
       [CONTENT_TYPE.cyclonedx]: {
-        $ref: STANDARD_SCHEMA_ID.cyclonedx,
-        description: 'A CycloneDX 1.5 JSON document (the default format), valid against the official schema of this `$id`.',
-        externalDocs: { description: 'The CycloneDX 1.5 JSON schema', url: 'https://cyclonedx.org/docs/1.5/json/' },
+        $ref: `${SCHEMAS}${'CycloneDxBom' satisfies StandardSchemaName}`,
+        description: 'A CycloneDX 1.5 JSON document (the default format), valid against the official schema.',
       },
       [CONTENT_TYPE.spdx]: {
-        $ref: STANDARD_SCHEMA_ID.spdx,
-        description: 'An SPDX 2.3 JSON document (`format=spdx`), valid against the official schema of this `$id` (an identifier, not its download address).',
-        externalDocs: { description: 'The SPDX 2.3 JSON schema', url: 'https://github.com/spdx/spdx-spec/blob/support/2.3/schemas/spdx-schema.json' },
+        $ref: `${SCHEMAS}${'SpdxDocument' satisfies StandardSchemaName}`,
+        description: 'An SPDX 2.3 JSON document (`format=spdx`), valid against the official schema.',
       },
     };
   }
@@ -364,20 +361,25 @@ function operation(row: SurfaceRow, examples: ApiExamples, shared: SharedExample
 }
 
 /**
- * The wire schemas as components: zod's conversion of its registry (each `.meta({id})` one
- * component, references between them as `$ref`), kept to those the operations reach.
+ * The component schemas: the wire schemas as zod converts its registry (each `.meta({id})` one
+ * component, references between them as `$ref`), kept to those the operations reach, and the
+ * official SBOM schemas, embedded.
  */
 function componentSchemas(paths: unknown): Record<string, Json> {
-  const converted = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }).schemas as Record<string, Json>;
+  const converted = {
+    ...(z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `${SCHEMAS}${id}` }).schemas as Record<string, Json>),
+    ...embeddedStandardSchemas(SCHEMAS),
+  };
   const reached = new Map<string, Json>();
+  const component = new RegExp(`^${escapeRegExp(SCHEMAS)}([^/]+)$`);
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(visit);
     if (typeof value !== 'object' || value === null) return;
     for (const [key, member] of Object.entries(value)) {
-      const id = key === '$ref' && typeof member === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(member)?.[1] : undefined;
+      const id = key === '$ref' && typeof member === 'string' ? component.exec(member)?.[1] : undefined;
       if (id !== undefined && !reached.has(id)) {
         const schema = converted[id];
-        if (!schema) throw new Error(`the OpenAPI document refers to a schema ${id} that no wire schema is`);
+        if (!schema) throw new Error(`the OpenAPI document refers to a schema ${id} that is no wire or official schema`);
         // Each component is a subschema of this document: no dialect or base URI of its own.
         const { $schema: _dialect, $id: _base, ...rest } = schema;
         reached.set(id, rest);

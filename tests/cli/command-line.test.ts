@@ -26,7 +26,7 @@ const COMMAND_FLAGS: Record<string, [string, string][]> = {
     ['--out', 'PKGCAT_OUT'], ['--repo', 'PKGCAT_REPO'], ['--users', 'PKGCAT_USERS'], ['--port', 'PORT'], ['--host', 'HOST'],
     ['--site-url', 'PKGCAT_SITE_URL'], ['--redis-url', 'PKGCAT_REDIS_URL'], ['--session-dir', 'PKGCAT_SESSION_DIR'],
     ['--trust-proxy', 'PKGCAT_TRUST_PROXY'], ['--poll-seconds', 'PKGCAT_POLL_SECONDS'], ['--accel-redirect', 'PKGCAT_ACCEL_REDIRECT'],
-    ['--composed-cache-mb', 'PKGCAT_COMPOSED_CACHE_MB'],
+    ['--composed-cache-mb', 'PKGCAT_COMPOSED_CACHE_MB'], ['--mcp-allowed-hosts', 'PKGCAT_MCP_ALLOWED_HOSTS'],
   ],
   user: [['--users', 'PKGCAT_USERS']],
   demo: [['--port', 'PORT'], ['--host', 'HOST'], ['--users', 'PKGCAT_USERS'], ['--site-url', 'PKGCAT_SITE_URL']],
@@ -91,6 +91,8 @@ describe('bad usage: exit 2 and exactly one line on stderr', () => {
     [['serve', '--out', 'x'], { PKGCAT_POLL_SECONDS: '-2' }, 'pkgcat: PKGCAT_POLL_SECONDS must be a number of seconds above 0, got "-2"'],
     [['serve', '--out', 'x', '--composed-cache-mb', '1.5'], {}, 'pkgcat: --composed-cache-mb must be a whole number of MiB, 0 or more, got "1.5"'],
     [['serve', '--out', 'x'], { PKGCAT_COMPOSED_CACHE_MB: 'lots' }, 'pkgcat: PKGCAT_COMPOSED_CACHE_MB must be a whole number of MiB, 0 or more, got "lots"'],
+    [['serve', '--out', 'x', '--mcp-allowed-hosts', 'ok.example,https://mcp.example.com'], {}, 'pkgcat: --mcp-allowed-hosts takes hostnames separated by commas, without scheme or port (such as mcp.example.com,10.0.0.5), got "https://mcp.example.com"'],
+    [['serve', '--out', 'x'], { PKGCAT_MCP_ALLOWED_HOSTS: 'localhost:8080' }, 'pkgcat: PKGCAT_MCP_ALLOWED_HOSTS takes hostnames separated by commas, without scheme or port (such as mcp.example.com,10.0.0.5), got "localhost:8080"'],
     [['build', '--repo', 'r', '--out', 'o', '--site-url', 'ftp://x'], {}, 'pkgcat: --site-url must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "ftp://x"'],
     [['build', '--repo', 'r', '--out', 'o'], { PKGCAT_SITE_URL: '/catalog' }, 'pkgcat: PKGCAT_SITE_URL must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "/catalog"'],
     [['serve', '--out', 'x', '--site-url', 'https://pkgs.example.com/?a=1'], {}, 'pkgcat: --site-url must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "https://pkgs.example.com/?a=1"'],
@@ -127,6 +129,12 @@ describe('settings', () => {
     expect(settings(['serve']).composedCacheMb).toBe(1024);
     expect(settings(['serve', '--composed-cache-mb', '0'], { PKGCAT_COMPOSED_CACHE_MB: '64' }).composedCacheMb).toBe(0);
     expect(settings(['serve'], { PKGCAT_COMPOSED_CACHE_MB: '64' }).composedCacheMb).toBe(64);
+  });
+
+  it('--mcp-allowed-hosts and PKGCAT_MCP_ALLOWED_HOSTS are hostnames as the tool server compares them', () => {
+    expect(settings(['serve']).mcpAllowedHosts).toEqual([]);
+    expect(settings(['serve', '--mcp-allowed-hosts', 'MCP.Example.com, 10.0.0.5,::1,[fd00::2],'], {}).mcpAllowedHosts).toEqual(['mcp.example.com', '10.0.0.5', '[::1]', '[fd00::2]']);
+    expect(settings(['demo'], { PKGCAT_MCP_ALLOWED_HOSTS: 'tools.internal' }).mcpAllowedHosts).toEqual(['tools.internal']);
   });
 
   it('flags may come before the command', () => {

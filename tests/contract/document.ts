@@ -1,22 +1,17 @@
 /**
  * The OpenAPI document as a validator of real answers: ajv 2020-12 (the dialect of OpenAPI 3.1's
  * schemas) over the whole document, so a response schema is found by its JSON pointer and its
- * `$ref`s resolve inside the document. The document names an SBOM body's schema by the official
- * schema's `$id`; those schemas are draft-07 (CycloneDX uses draft-07's array form of `items`,
- * which a 2020-12 validator rejects), so a `$ref` to one is evaluated by a draft-07 ajv holding
- * the official files, as JSON Schema says a reference to a resource of another dialect is.
+ * `$ref`s resolve inside the document, the embedded official SBOM schemas included.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { Ajv as AjvDraft07 } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { createRequire } from 'node:module';
 import type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from '../../src/compose/openapi.ts';
-import { STANDARD_SCHEMAS } from '../helpers/standard-schemas.ts';
 
 /** ajv-formats is CommonJS: its plugin is the module's `default` member. */
 const addFormats = ajvFormats.default;
 /** draft 2019's idn-email and iri-reference, which CycloneDX uses (CommonJS, untyped). */
-const addDraft2019Formats = createRequire(import.meta.url)('ajv-formats-draft2019') as (ajv: AjvDraft07) => AjvDraft07;
+const addDraft2019Formats = createRequire(import.meta.url)('ajv-formats-draft2019') as (ajv: Ajv2020) => Ajv2020;
 
 const DOCUMENT_ID = 'urn:pkgcat:openapi';
 
@@ -26,20 +21,16 @@ const pointer = (segments: readonly string[]) => `#${segments.map((segment) => `
 export class DocumentValidator {
   readonly document: OpenApiDocument;
   private readonly ajv: Ajv2020;
-  private readonly standards: AjvDraft07;
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(document: OpenApiDocument) {
     this.document = document;
-    // Not strict: the document's own members (`openapi`, `paths`, ...) are no JSON Schema keywords.
+    // Not strict: the document's own members (`openapi`, `paths`, ...) and CycloneDX's `meta:enum`
+    // are no JSON Schema keywords; CycloneDX uses draft 2019's idn-email and iri-reference formats.
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.ajv);
+    addDraft2019Formats(this.ajv);
     this.ajv.addSchema(document as object, DOCUMENT_ID);
-    // Not strict: CycloneDX's `meta:enum` is no keyword; it uses draft 2019's idn-email and iri-reference formats.
-    this.standards = new AjvDraft07({ strict: false, allErrors: true });
-    addFormats(this.standards);
-    addDraft2019Formats(this.standards);
-    for (const schema of STANDARD_SCHEMAS.values()) this.standards.addSchema(schema);
   }
 
   operation(path: string): OpenApiOperation {
@@ -57,9 +48,7 @@ export class DocumentValidator {
     const key = pointer(['paths', ...segments]);
     let validate = this.compiled.get(key);
     if (!validate) {
-      const schema = segments.reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], this.document.paths) as { $ref?: string } | undefined;
-      const standard = schema?.$ref !== undefined && STANDARD_SCHEMAS.has(schema.$ref);
-      validate = standard ? this.standards.getSchema(schema.$ref!) : this.ajv.getSchema(`${DOCUMENT_ID}${key}`);
+      validate = this.ajv.getSchema(`${DOCUMENT_ID}${key}`);
       if (!validate) throw new Error(`no schema at ${key}`);
       this.compiled.set(key, validate);
     }

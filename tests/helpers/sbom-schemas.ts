@@ -1,5 +1,5 @@
 /**
- * Validators of the official CycloneDX 1.5 and SPDX 2.3 JSON schemas (tests/fixtures/schemas/,
+ * Validators of the official CycloneDX 1.5 and SPDX 2.3 JSON schemas (src/schemas/standard/,
  * copied unchanged, provenance in its README), compiled once per test file.
  */
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import ajvDraft2019Formats from 'ajv-formats-draft2019';
 const addFormats = ajvFormats as unknown as (ajv: Ajv) => Ajv;
 const addDraft2019Formats = ajvDraft2019Formats as (ajv: Ajv) => Ajv;
 
-export const SCHEMA_DIR = join(import.meta.dirname, '..', 'fixtures', 'schemas');
+export const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'src', 'schemas', 'standard');
 const schema = (file: string) => JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as object;
 
 function ajv(): Ajv {

@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 
 export const MCP_PATH = '/api/mcp';
 
@@ -88,3 +89,16 @@ export function postChunked(base: string, body: Buffer, chunk = 16 * 1024): Prom
 
 /** A JSON-RPC request. */
 export const rpc = (id: number | string, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+
+/** A client of the current revision (v2 SDK, `@modelcontextprotocol/client`), pinned to `revision`: `server/discover`, no `initialize`. */
+export async function connectModern(base: string, revision = '2026-07-28'): Promise<{ client: ModernClient; answers: HttpAnswer[]; close(): Promise<void> }> {
+  const answers: HttpAnswer[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    answers.push({ method: init?.method ?? 'GET', status: response.status, headers: response.headers });
+    return response;
+  };
+  const client = new ModernClient({ name: 'pkgcat-tests', version: '1.0.0' }, { versionNegotiation: { mode: { pin: revision } } });
+  await client.connect(new ModernHttpTransport(new URL(`${base}${MCP_PATH}`), { fetch: recording }));
+  return { client, answers, close: () => client.close() };
+}

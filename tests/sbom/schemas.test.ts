@@ -1,11 +1,11 @@
-/** The official schemas the SBOM tests validate against are the published files, unchanged (tests/fixtures/schemas/README.md). */
+/** The official schemas the SBOM tests validate against are the published files, unchanged (src/schemas/standard/README.md). */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_DIR } from '../helpers/sbom-schemas.ts';
 
-describe('tests/fixtures/schemas: the files of the provenance table', () => {
+describe('src/schemas/standard: the files of the provenance table', () => {
   it.each([
     ['spdx-2.3.schema.json', '239208b7ac287b3cf5d9a9af23f9d69863971102a5e1587a27a398b43490b89b'],
     ['cdx-bom-1.5.schema.json', '2d956c1d05c092695457a91f3b5c57c749793c013ec224a0935807cfc8ae4480'],
