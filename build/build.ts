@@ -258,7 +258,7 @@ async function buildLocked(
     names,
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
-    examples: await tipExamples(out, tipState, composer, chainInfos, siteUrlOf(options)),
+    examples: await tipExamples(out, tipState, composer, chainInfos),
     transitive: composer.transitive.items,
     history: tipState.history,
     recentChanges: await readRecentChanges(out, chainInfos),

@@ -295,7 +295,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     for (const { key, name } of publishedPackages(content)) {
       const closure = await packageClosure((dependency) => recordOf(content, dependency), key);
       if (!closure) continue;
-      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, content.siteUrl, cache)) };
+      yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, cache)) };
     }
   },
   /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */

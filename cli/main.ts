@@ -41,7 +41,7 @@ const FLAGS: Record<FlagName, Flag> = {
   users: { type: 'string', env: 'PKGCAT_USERS', value: '<file>', help: 'the users file for signing in (created by `pkgcat user add`)' },
   port: { type: 'string', env: 'PORT', value: '<n>', help: `port to listen on, 0 to 65535; 0 picks a free one (default ${DEFAULT_PORT})` },
   host: { type: 'string', env: 'HOST', value: '<addr>', help: `address to listen on (default ${DEFAULT_HOST})` },
-  'site-url': { type: 'string', env: 'PKGCAT_SITE_URL', value: '<url>', help: 'the public http(s) address of the site, for sitemaps, feeds and SBOM namespaces' },
+  'site-url': { type: 'string', env: 'PKGCAT_SITE_URL', value: '<url>', help: 'the public http(s) address of the site, for the sitemap, feeds, llms.txt and mirrors' },
   'redis-url': { type: 'string', env: 'PKGCAT_REDIS_URL', value: '<url>', help: 'share sessions through Redis instead of the local session database' },
   'session-dir': { type: 'string', env: 'PKGCAT_SESSION_DIR', value: '<dir>', help: 'where the local session database and the generated secret live (default: <out>/../<out name>-sessions)' },
   'trust-proxy': { type: 'string', env: 'PKGCAT_TRUST_PROXY', value: '<value>', help: 'Express "trust proxy" (e.g. 1, loopback); needed for Secure cookies behind TLS termination' },
@@ -85,7 +85,7 @@ const COMMANDS: Record<CommandName, Command> = {
     flagHelp: {
       repo: 'the catalog git repository to build (see docs/catalog-format.md)',
       out: 'the output directory; created when missing',
-      'site-url': `the public http(s) address the site will be served at, written into sitemaps, feeds and SBOM namespaces (default ${DEFAULT_SITE_URL}, the default address of pkgcat serve)`,
+      'site-url': `the public http(s) address the site will be served at, written into the sitemap, feeds, llms.txt and mirrors (default ${DEFAULT_SITE_URL}, the default address of pkgcat serve)`,
     },
     examples: ['npx pkgcat build --repo ../catalog --out /srv/pkgcat --site-url https://pkgs.example.com'],
   },
@@ -103,7 +103,7 @@ const COMMANDS: Record<CommandName, Command> = {
     flagHelp: {
       out: 'the build output directory to serve (with --repo, built there)',
       repo: 'build this catalog repository into --out first, then follow its main (see docs/catalog-format.md)',
-      'site-url': 'the public http(s) address of the site, for sitemaps, feeds and SBOM namespaces (default: the address serve listens on, http://<host>:<port>)',
+      'site-url': `the public http(s) address of the site, written by --repo's builds into the sitemap, feeds, llms.txt and mirrors (default ${DEFAULT_SITE_URL}, whatever address serve listens on)`,
     },
     sessionSecret: true,
     examples: [
@@ -405,6 +405,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
           out,
           repo: settings.repo ? resolve(settings.repo) : undefined,
           users: settings.users ? resolve(settings.users) : undefined,
+          siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
           sessionDir: settings.sessionDir ? resolve(settings.sessionDir) : join(dirname(out), `${basename(out)}-sessions`),
         });
       }
@@ -415,7 +416,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
       }
       case 'demo': {
         const { runDemo } = await import('./demo.ts');
-        return await runDemo(settings);
+        return await runDemo({ ...settings, siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL });
       }
     }
   } catch (error) {

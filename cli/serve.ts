@@ -20,6 +20,8 @@ const SHUTDOWN_GRACE_MS = 20_000;
 export interface ServeSettings extends Settings {
   out: string;
   sessionDir: string;
+  /** The configured site URL, or the default one: the builds of --repo write it (docs/decisions.md). */
+  siteUrl: string;
 }
 
 export async function runServe(settings: ServeSettings): Promise<number> {
@@ -43,7 +45,6 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       sessionSecret: settings.sessionSecret,
       sessionDir: settings.sessionDir,
       trustProxy: settings.trustProxy,
-      siteUrl: settings.siteUrl,
       accelRedirect: settings.accelRedirect,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
@@ -71,8 +72,9 @@ export async function runServe(settings: ServeSettings): Promise<number> {
         : 'no --users file: anonymous surfaces only; sha-pinned bundles need: --users <file> and npx pkgcat user add <name> --users <file>',
     );
     if (repo) {
-      // The builds write the site URL into the release: the configured one, else this address.
-      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log });
+      // The builds write the configured site URL (never this listen address) into the documents that carry one.
+      log(`the builds write ${settings.siteUrl} into the sitemap, feeds, llms.txt and mirrors (--site-url)`);
+      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl, log });
       await follower.start();
     }
     const signal = await signalled;

@@ -18,8 +18,6 @@ export interface GatewayOptions {
   auth: Auth;
   /** Express `trust proxy`; a string from the command line (`true`, `2`, `loopback, 10.0.0.0/8`) is understood too. */
   trustProxy?: boolean | string | number;
-  /** The public address of the site (DECISIONS.md 13), for the surfaces that print absolute URLs. */
-  siteUrl?: string;
   /** Where unexpected errors are reported (default: stderr). */
   log?: (line: string) => void;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -61,7 +59,7 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
+  const catalog = new Catalog(options.out, log, { limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.

@@ -68,7 +68,6 @@ export const DEFAULT_LIMITS: Required<CatalogLimits> = {
 const KEEP_FILE_MAX_BYTES = 256 * 1024;
 
 export interface CatalogOptions {
-  siteUrl?: string;
   limits?: CatalogLimits;
   accelRedirect?: string;
   /** Told of each assembly, compression and composition (the tests count them). */
@@ -89,8 +88,6 @@ const sizedAsParsed = <T extends { size: number }>(entry: T, key: string) => 64 
 export class Catalog {
   readonly out: string;
   readonly log: (line: string) => void;
-  /** The public address of the site (DECISIONS.md 13) for rows that print absolute URLs; null when not configured. */
-  readonly siteUrl: string | null;
   readonly releases: Releases;
   /** Bodies composed on first request and kept (diffs of other pairs, SBOMs). */
   readonly composed: ComposedStore;
@@ -114,7 +111,6 @@ export class Catalog {
     const limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.out = out;
     this.log = log;
-    this.siteUrl = options.siteUrl ?? null;
     this.#observe = options.observe ?? (() => {});
     this.releases = new Releases(out);
     this.#assemblies = new Semaphore(limits.assemblies);

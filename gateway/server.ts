@@ -26,8 +26,6 @@ export interface ServerOptions {
   sessionSecret?: string;
   sessionDir: string;
   trustProxy?: boolean | string | number;
-  /** DECISIONS.md 13; default: `url` below. */
-  siteUrl?: string;
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -160,12 +158,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${urlHost(options.host)}:${port}`;
-    // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
     // No request is lost: connections are served on a later turn of the event loop than this one.
-    const siteUrl = options.siteUrl ?? url;
     const draining = drain(server);
     const { app, catalog } = createGateway({
-      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
+      out: options.out, auth, trustProxy: options.trustProxy, accelRedirect, limits: options.limits, observe: options.observe,
       buildStatus: options.buildStatus, now: options.now, log: options.log,
     });
     server.on('request', app);
