@@ -16,7 +16,8 @@ type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'quiet' | 'wait' | 'help' | 'version';
+  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'signing-key' | 'digest' | 'key' | 'body' | 'url'
+  | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -48,6 +49,11 @@ const FLAGS: Record<FlagName, Flag> = {
   'poll-seconds': { type: 'string', env: 'PKGCAT_POLL_SECONDS', value: '<n>', help: `with --repo: how often to check main when file events are missed, in seconds above 0 (default ${DEFAULT_POLL_SECONDS})` },
   'accel-redirect': { type: 'string', env: 'PKGCAT_ACCEL_REDIRECT', value: '<path>', help: 'behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat; see docs/deployment.md)' },
   'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
+  'signing-key': { type: 'string', env: 'PKGCAT_SIGNING_KEY', value: '<file>[,<file>]', help: "Ed25519 private keys (PEM) that sign each commit's digest at /api/digests/{sha}.json; two while a key is rolled over (see docs/deployment.md)" },
+  digest: { type: 'string', env: 'PKGCAT_DIGEST', value: '<file|url>', help: "the origin's signed digest of a commit: a file, or its https URL (/api/digests/{sha}.json)" },
+  key: { type: 'string', env: 'PKGCAT_VERIFY_KEY', value: '<file>[,<file>]', help: "the origin's Ed25519 public keys (PEM) a signature of the digest must verify with" },
+  body: { type: 'string', env: 'PKGCAT_BODY', value: '<file>', help: 'a body downloaded from a sha-pinned URL, to check against the verified mirror' },
+  url: { type: 'string', env: 'PKGCAT_BODY_URL', value: '<url>', help: 'the sha-pinned URL (or path) --body was downloaded from' },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -57,7 +63,7 @@ const FLAGS: Record<FlagName, Flag> = {
 /** PKGCAT_SESSION_SECRET has no flag: a secret on the command line would show in `ps`. */
 const SESSION_SECRET_HELP = 'PKGCAT_SESSION_SECRET  the secret that signs session cookies (at least 32 characters; generated and kept in the session dir when unset)';
 
-type CommandName = 'build' | 'serve' | 'user' | 'demo';
+type CommandName = 'build' | 'serve' | 'verify' | 'user' | 'demo';
 
 interface Command {
   usage: string[];
@@ -70,7 +76,7 @@ interface Command {
   examples: string[];
 }
 
-const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb'];
+const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'signing-key'];
 
 const COMMANDS: Record<CommandName, Command> = {
   build: {
@@ -111,6 +117,24 @@ const COMMANDS: Record<CommandName, Command> = {
       'npx pkgcat serve --out /srv/pkgcat --repo ../catalog --port 8080 --site-url https://pkgs.example.com',
     ],
   },
+  verify: {
+    usage: ['pkgcat verify --out <dir> --digest <file|url> [--key <public-key.pem>] [--body <file> --url <url>]'],
+    summary: "check that a build output (a mirror) is the origin's catalog, byte for byte, against its signed digest",
+    about:
+      "Checks <dir>, a build of the catalog made elsewhere (an offline mirror), against the origin's digest of a\n" +
+      'commit (GET /api/digests/{sha}.json on the origin): with --key, a signature of the digest must verify with\n' +
+      "that public key; then the digest of that commit and every commit before it is computed from <dir>'s own\n" +
+      'files, and every object they name is checked against its name. With --body and --url, it also checks that a\n' +
+      "body downloaded from that sha-pinned URL (from any gateway) is the origin's, byte for byte.\n" +
+      'Exit 0 when everything matches; 1 with one line saying where it differs.',
+    flags: ['out', 'digest', 'key', 'body', 'url', 'quiet'],
+    flagHelp: { out: 'the build output to check (pkgcat build --out)' },
+    examples: [
+      'curl -O https://pkgs.example.com/api/digests/<sha>.json',
+      'npx pkgcat verify --out /srv/mirror --digest <sha>.json --key origin.pub.pem',
+      'npx pkgcat verify --out /srv/mirror --digest <sha>.json --key origin.pub.pem --body full.json --url /api/pkgs/bundle/<sha>/full.json',
+    ],
+  },
   user: {
     usage: ['pkgcat user add <username> --users <file>'],
     summary: 'create or replace a user who can sign in (the password is read from standard input)',
@@ -138,7 +162,7 @@ const COMMANDS: Record<CommandName, Command> = {
   },
 };
 
-const EXIT_STATUS = 'Exit status: 0 on success; 1 when the repository, the output or the address is unusable (one line on stderr says why); 2 on bad usage.';
+const EXIT_STATUS = 'Exit status: 0 on success; 1 when the repository, the output or the address is unusable, or when what verify checks differs (one line on stderr says why); 2 on bad usage.';
 
 function flagLines(names: readonly FlagName[], overrides: Partial<Record<FlagName, string>> = {}, secret = false): string[] {
   const lines = names.map((name) => {
@@ -218,6 +242,13 @@ export interface Settings {
   accelRedirect?: string;
   /** Disk space for the gateway's bodies composed on request, in MiB. */
   composedCacheMb: number;
+  /** `serve --signing-key`: files of Ed25519 private keys. */
+  signingKeys: string[];
+  /** `verify`: the origin's signed digest (a file or a URL), its public keys, a downloaded body and its URL. */
+  digest?: string;
+  verifyKeys: string[];
+  body?: string;
+  bodyUrl?: string;
   quiet: boolean;
   wait: boolean;
 }
@@ -318,6 +349,11 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     pollSeconds: pollSeconds(take('poll-seconds')),
     accelRedirect: accelRedirect(take('accel-redirect')),
     composedCacheMb: composedCacheMb(take('composed-cache-mb')),
+    signingKeys: fileList(take('signing-key')),
+    digest: text('digest'),
+    verifyKeys: fileList(take('key')),
+    body: text('body'),
+    bodyUrl: text('url'),
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };
@@ -359,6 +395,14 @@ function siteUrl(value: { raw: string; source: string } | undefined): string | u
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** A comma-separated list of files (`--signing-key a.pem,b.pem`), each resolved. */
+function fileList(value: { raw: string; source: string } | undefined): string[] {
+  if (!value) return [];
+  const files = value.raw.split(',').map((file) => file.trim());
+  if (files.some((file) => file === '')) throw new UsageError(`${value.source} must be one file or several separated by commas, got "${value.raw}"`);
+  return files.map((file) => resolve(file));
+}
+
 /** `--accel-redirect`: an absolute URL path (the gateway checks the rest). */
 function accelRedirect(value: { raw: string; source: string } | undefined): string | undefined {
   if (!value) return undefined;
@@ -367,8 +411,12 @@ function accelRedirect(value: { raw: string; source: string } | undefined): stri
 }
 
 function required(value: string | undefined, flag: FlagName): string {
+  return resolve(requiredText(value, flag));
+}
+
+function requiredText(value: string | undefined, flag: FlagName): string {
   if (!value) throw new UsageError(`--${flag} is required (or set ${FLAGS[flag].env})`);
-  return resolve(value);
+  return value;
 }
 
 export async function main(argv: string[], env: Env): Promise<number> {
@@ -407,6 +455,18 @@ export async function main(argv: string[], env: Env): Promise<number> {
           users: settings.users ? resolve(settings.users) : undefined,
           siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
           sessionDir: settings.sessionDir ? resolve(settings.sessionDir) : join(dirname(out), `${basename(out)}-sessions`),
+        });
+      }
+      case 'verify': {
+        const { runVerify } = await import('./verify.ts');
+        if (settings.body !== undefined && settings.bodyUrl === undefined) throw new UsageError('--body needs --url, the sha-pinned URL it was downloaded from');
+        if (settings.bodyUrl !== undefined && settings.body === undefined) throw new UsageError('--url goes with --body, the downloaded file to check');
+        return await runVerify({
+          out: required(settings.out, 'out'),
+          digest: requiredText(settings.digest, 'digest'),
+          keys: settings.verifyKeys,
+          body: settings.body ? { file: resolve(settings.body), url: settings.bodyUrl! } : null,
+          quiet: settings.quiet,
         });
       }
       case 'user': {

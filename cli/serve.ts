@@ -8,7 +8,10 @@
  * SIGTERM or SIGINT stops it gracefully: no new connections, the requests in flight finish, the
  * follower stops and its build ends; then exit 0. A second signal exits at once.
  */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { CatalogRepo } from '../src/catalog/git.ts';
+import { keyId } from '../src/digest/signed-digest.ts';
 import { currentReleaseId } from '../src/store/layout.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { MainFollower } from './follow.ts';
@@ -32,6 +35,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   if (!settings.redisUrl || !settings.sessionSecret) await checkDirectory(settings.sessionDir, 'the session directory', { writable: true });
   if (repo) (await CatalogRepo.open(repo)).close(); // An unusable repository fails here, in one line, before anything starts.
 
+  const signingKeys = await Promise.all(settings.signingKeys.map(readSigningKey));
   const { startServer, ListenError } = await import('../gateway/server.ts');
   let server;
   let follower: MainFollower | null = null;
@@ -46,6 +50,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       sessionDir: settings.sessionDir,
       trustProxy: settings.trustProxy,
       accelRedirect: settings.accelRedirect,
+      signingKeys,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
     });
@@ -65,6 +70,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       log(`${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`);
     }
     log(`serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`);
+    for (const key of signingKeys) log(`commit digests (/api/digests/{sha}.json) are signed by key ${await keyId(key)}`);
     if (settings.accelRedirect) log(`X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
     log(
       settings.users
@@ -111,4 +117,17 @@ function listenFailure(code: string, address: string): string {
     default:
       return `cannot listen on ${address}: ${code}`;
   }
+}
+
+/** An Ed25519 private key in PEM (`openssl genpkey -algorithm ed25519`), or a Failure saying why not. */
+async function readSigningKey(file: string): Promise<KeyObject> {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(await readFile(file));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not a private key in PEM';
+    throw new Failure(`--signing-key ${file}: ${reason}; make one with: openssl genpkey -algorithm ed25519 -out ${file}`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new Failure(`--signing-key ${file}: an ${key.asymmetricKeyType} key; commit digests are signed with Ed25519 (openssl genpkey -algorithm ed25519)`);
+  return key;
 }

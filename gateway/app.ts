@@ -3,6 +3,7 @@
  * real HTTP). Order: security headers, /healthz, /auth (with its session), the method guard, the
  * route table, 404, the one error handler.
  */
+import type { KeyObject } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
@@ -18,6 +19,8 @@ export interface GatewayOptions {
   auth: Auth;
   /** Express `trust proxy`; a string from the command line (`true`, `2`, `loopback, 10.0.0.0/8`) is understood too. */
   trustProxy?: boolean | string | number;
+  /** Ed25519 private keys that sign commit digests (CatalogOptions.signingKeys). */
+  signingKeys?: readonly KeyObject[];
   /** Where unexpected errors are reported (default: stderr). */
   log?: (line: string) => void;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -59,7 +62,7 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
+  const catalog = new Catalog(options.out, log, { signingKeys: options.signingKeys, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.

@@ -2,6 +2,7 @@
  * `pkgcat serve`'s gateway: the session store, the cookie secret, the auth gate and the app,
  * listening. Every setting arrives as an argument; nothing here reads the environment.
  */
+import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -26,6 +27,8 @@ export interface ServerOptions {
   sessionSecret?: string;
   sessionDir: string;
   trustProxy?: boolean | string | number;
+  /** Ed25519 private keys that sign commit digests (GatewayOptions.signingKeys). */
+  signingKeys?: readonly KeyObject[];
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -161,7 +164,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // No request is lost: connections are served on a later turn of the event loop than this one.
     const draining = drain(server);
     const { app, catalog } = createGateway({
-      out: options.out, auth, trustProxy: options.trustProxy, accelRedirect, limits: options.limits, observe: options.observe,
+      out: options.out, auth, trustProxy: options.trustProxy, signingKeys: options.signingKeys, accelRedirect, limits: options.limits, observe: options.observe,
       buildStatus: options.buildStatus, now: options.now, log: options.log,
     });
     server.on('request', app);
