@@ -12,11 +12,11 @@
  * Nothing here depends on where the store lives or is served: an origin and a mirror built by the
  * same pkgcat from the same commits have the same digests.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { CommitInfo } from '../compose/types.ts';
 import { SCHEMA_VERSION } from '../schemas/version.ts';
 import { serialize } from '../serialize.ts';
+import { sha256Digest as sha256 } from '../store/hash.ts';
 import { decodeAtRest } from '../store/object-codec.ts';
 import { LAYOUT_VERSION, paths } from '../store/layout.ts';
 
@@ -35,8 +35,6 @@ export interface CommitDigest {
   /** `sha256:<hex>` over the members above (but schemaVersion): what a verifier compares. */
   readonly digest: string;
 }
-
-export const sha256 = (bytes: Uint8Array | string): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** The digest of one commit from its parts (the rule a verifier applies). */
 export function digestOf(parts: Omit<CommitDigest, 'digest' | 'schemaVersion'>): string {
