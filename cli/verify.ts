@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSignedDigest, DigestRejected } from '../src/digest/signed-digest.ts';
 import { checkMirror, MirrorDiffers } from '../src/digest/mirror.ts';
-import type { CommitDigest } from '../src/digest/commit-digest.ts';
+import type { CommitDigest } from '../src/schemas/wire.ts';
 import { currentReleaseId, paths, readJson } from '../src/store/layout.ts';
 import { addUser } from '../gateway/auth/users.ts';
 import { startServer } from '../gateway/server.ts';

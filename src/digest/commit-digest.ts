@@ -14,27 +14,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { CommitInfo } from '../compose/types.ts';
+import type { CommitDigest } from '../schemas/wire.ts';
 import { SCHEMA_VERSION } from '../schemas/version.ts';
 import { serialize } from '../serialize.ts';
 import { sha256Digest as sha256 } from '../store/hash.ts';
 import { decodeAtRest } from '../store/object-codec.ts';
 import { LAYOUT_VERSION, paths } from '../store/layout.ts';
-
-/** The payload a digest document carries (and a signature signs), as `serialize` writes it. */
-export interface CommitDigest {
-  readonly schemaVersion: number;
-  /** The output layout the state roots were written in: a mirror must be built by a pkgcat of the same layout. */
-  readonly layout: number;
-  readonly commit: string;
-  readonly parent: string | null;
-  /** `sha256:<hex>` of the plain bytes of `states/<commit>.json`. */
-  readonly state: string;
-  /** `sha256:<hex>` of `diffs/<commit>/<parent>.json`; null for a root commit. */
-  readonly diff: string | null;
-  readonly parentDigest: string | null;
-  /** `sha256:<hex>` over the members above (but schemaVersion): what a verifier compares. */
-  readonly digest: string;
-}
 
 /** The digest of one commit from its parts (the rule a verifier applies). */
 export function digestOf(parts: Omit<CommitDigest, 'digest' | 'schemaVersion'>): string {

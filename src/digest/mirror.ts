@@ -12,7 +12,8 @@ import type { CommitInfo } from '../compose/types.ts';
 import { contentHash } from '../store/hash.ts';
 import { decodeAtRest } from '../store/object-codec.ts';
 import { currentReleaseId, paths, readJson, type PackageIndexEntry, type StateRootFile } from '../store/layout.ts';
-import { readCommitDigest, type CommitDigest } from './commit-digest.ts';
+import type { CommitDigest } from '../schemas/wire.ts';
+import { readCommitDigest } from './commit-digest.ts';
 
 /** The output is not the origin's catalog (or holds no build of that commit); the message says where it differs. */
 export class MirrorDiffers extends Error {}

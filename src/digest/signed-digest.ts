@@ -12,13 +12,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, GeneralSign, generalVerify, type GeneralJWS } from 'jose';
 import { serialize } from '../serialize.ts';
-import type { CommitDigest } from './commit-digest.ts';
-
-export interface SignedDigest {
-  /** The CommitDigest as `serialize` writes it, unencoded. */
-  readonly payload: string;
-  readonly signatures: readonly { readonly protected: string; readonly signature: string }[];
-}
+import { CommitDigest as CommitDigestSchema, type CommitDigest, type SignedDigest } from '../schemas/wire.ts';
 
 export const SIGNATURE_ALGORITHM = 'EdDSA';
 
@@ -51,38 +45,39 @@ export async function openSignedDigest(document: unknown, keys: readonly KeyObje
   if (typeof jws !== 'object' || jws === null || typeof jws.payload !== 'string' || !Array.isArray(jws.signatures)) {
     throw new DigestRejected('it is not a pkgcat commit digest (a JWS in the JSON serialization with "payload" and "signatures")');
   }
-  let digest: CommitDigest;
+  let payload: unknown;
   try {
-    digest = JSON.parse(jws.payload) as CommitDigest;
+    payload = JSON.parse(jws.payload);
   } catch {
     throw new DigestRejected('its payload is not JSON');
   }
-  if (typeof digest.commit !== 'string' || typeof digest.digest !== 'string') throw new DigestRejected('its payload names no commit and digest');
+  const parsed = CommitDigestSchema.safeParse(payload);
+  if (!parsed.success) throw new DigestRejected(`its payload is not a commit digest (${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'payload'}: ${issue.message}`).join('; ')})`);
+  const digest = parsed.data;
   if (keys.length === 0) return { digest, kid: null };
   if (jws.signatures.length === 0) throw new DigestRejected('it carries no signature (the origin serves it unsigned: it has no --signing-key)');
   const wanted = new Map(await Promise.all(keys.map(async (key) => [await keyId(key), key] as const)));
   for (const entry of jws.signatures) {
-    let kid: unknown;
-    try {
-      kid = JSON.parse(Buffer.from(entry.protected ?? '', 'base64url').toString('utf8')).kid;
-    } catch {
-      continue;
-    }
-    const key = typeof kid === 'string' ? wanted.get(kid) : undefined;
+    const kid = kidOf(entry);
+    const key = kid === null ? undefined : wanted.get(kid);
     if (!key) continue;
     try {
       await generalVerify({ payload: jws.payload, signatures: [entry] } as GeneralJWS, key, { algorithms: [SIGNATURE_ALGORITHM] });
-      return { digest, kid: kid as string };
+      return { digest, kid: kid! };
     } catch {
-      throw new DigestRejected(`its signature by key ${kid as string} does not verify: the digest was changed after it was signed, or signed by another key of that id`);
+      throw new DigestRejected(`its signature by key ${kid} does not verify: the digest was changed after it was signed, or signed by another key of that id`);
     }
   }
-  const kids = jws.signatures.map((entry) => {
-    try {
-      return String(JSON.parse(Buffer.from(entry.protected ?? '', 'base64url').toString('utf8')).kid);
-    } catch {
-      return '?';
-    }
-  });
-  throw new DigestRejected(`none of its signatures is by a key given (it is signed by ${kids.join(', ')}; the keys given are ${[...wanted.keys()].join(', ')})`);
+  const kids = jws.signatures.map((entry) => kidOf(entry) ?? '(no kid)');
+  throw new DigestRejected(`none of its signatures is by a key given (it is signed by ${kids.join(', ') || 'no key'}; the keys given are ${[...wanted.keys()].join(', ')})`);
+}
+
+/** The `kid` of a signature's protected header; null when it has none. */
+function kidOf(entry: { protected?: string }): string | null {
+  try {
+    const kid = (JSON.parse(Buffer.from(entry.protected ?? '', 'base64url').toString('utf8')) as { kid?: unknown }).kid;
+    return typeof kid === 'string' ? kid : null;
+  } catch {
+    return null;
+  }
 }

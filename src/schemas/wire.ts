@@ -361,6 +361,8 @@ export type SearchHit = z.infer<typeof SearchHit>;
 export type SearchResult = z.infer<typeof SearchResult>;
 export type AdvisoriesResult = z.infer<typeof AdvisoriesResult>;
 export type CommitsResult = z.infer<typeof CommitsResult>;
+export type CommitDigest = z.infer<typeof CommitDigest>;
+export type SignedDigest = z.infer<typeof SignedDigest>;
 
 /**
  * Checks a parsed body against a wire schema. Returns null when it conforms, else one line

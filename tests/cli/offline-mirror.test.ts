@@ -175,3 +175,16 @@ describe('an offline mirror', () => {
     await writeFile(object, bytes);
   });
 });
+
+describe('serve --signing-key', () => {
+  it.each([
+    ['a key of another kind', async (file: string) => writeFile(file, generateKeyPairSync('x25519').privateKey.export({ type: 'pkcs8', format: 'pem' })), (file: string) => `pkgcat: --signing-key ${file}: an x25519 key; commit digests are signed with Ed25519 (openssl genpkey -algorithm ed25519)\n`],
+    ['no such file', async () => {}, (file: string) => `pkgcat: --signing-key ${file}: no such file; make one with: openssl genpkey -algorithm ed25519 -out ${file}\n`],
+  ])('%s: exit 1 and one line, before listening', async (_what, write, line) => {
+    const scratch = await temporaryDirectory();
+    const file = join(scratch, 'key.pem');
+    await write(file);
+    const result = await pkgcat(['serve', '--out', join(scratch, 'out'), '--port', '0', '--signing-key', file]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: line(file) });
+  });
+});
