@@ -28,20 +28,16 @@ export interface MirrorReport {
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 
-/** The object hashes a state root names, the package index's deps.json and versions.json bodies included. */
-async function objectsOf(out: string, root: StateRootFile): Promise<string[]> {
-  const hashes = [
+/** The objects a state root names directly; an index chunk names more (deps.json and versions.json bodies). */
+function namedBy(root: StateRootFile): { hash: string; index: boolean }[] {
+  return [
     ...root.listing.segments.flatMap((segment) => (typeof segment === 'string' ? [] : [segment.object])),
     root.full.advisories,
     ...root.records.map((chunk) => chunk.object),
     ...root.transitive.map((chunk) => chunk.object),
-    ...root.packages.map((chunk) => chunk.object),
-  ];
-  for (const chunk of root.packages) {
-    const entries = JSON.parse(decodeAtRest(await readFile(paths.object(out, chunk.object))).toString('utf8')) as Record<string, PackageIndexEntry>;
-    for (const entry of Object.values(entries)) hashes.push(...[entry.deps, entry.versions].filter((hash): hash is string => hash !== undefined));
-  }
-  return hashes;
+  ]
+    .map((hash) => ({ hash, index: false }))
+    .concat(root.packages.map((chunk) => ({ hash: chunk.object, index: true })));
 }
 
 /**
@@ -65,31 +61,19 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
     const parent = chain[at + 1]?.sha ?? null;
     digest = await readCommitDigest(out, sha, parent, digest?.digest ?? null);
     const root = JSON.parse(decodeAtRest(await readFile(paths.state(out, sha))).toString('utf8')) as StateRootFile;
-    for (const hash of await objectsOf(out, root)) {
-      if (checked.has(hash)) continue;
-      checked.add(hash);
-      const file = paths.object(out, hash);
-      let bytes: Buffer;
-      try {
-        bytes = decodeAtRest(await readFile(file));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MirrorDiffers(`${file} is missing (commit ${sha} names it)`);
-        throw new MirrorDiffers(`${file} cannot be read: ${(error as Error).message}`);
-      }
-      if (contentHash(bytes) !== hash) throw new MirrorDiffers(`${file} was changed: its bytes do not match its name (commit ${sha} names it)`);
-      for (const [suffix, decompress] of [['.br', brotliDecompressSync], ['.gz', gunzipSync]] as const) {
-        if (!(await exists(file + suffix))) continue;
-        siblings += 1;
-        let plain: Buffer | null;
-        try {
-          plain = decompress(await readFile(file + suffix));
-        } catch {
-          plain = null;
-        }
-        if (!plain?.equals(bytes)) throw new MirrorDiffers(`${file}${suffix} was changed: it does not decompress to the object's bytes (commit ${sha} names it)`);
+    // Each object is read once: one named again by a later commit was checked already (its name is its content).
+    const pending = namedBy(root).filter(({ hash }) => !checked.has(hash));
+    for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+      if (checked.has(item.hash)) continue;
+      checked.add(item.hash);
+      const bytes = await checkObject(out, item.hash, sha);
+      siblings += bytes.siblings;
+      if (!item.index) continue;
+      for (const entry of Object.values(JSON.parse(bytes.plain.toString('utf8')) as Record<string, PackageIndexEntry>)) {
+        for (const hash of [entry.deps, entry.versions]) if (hash !== undefined && !checked.has(hash)) pending.push({ hash, index: false });
       }
     }
-    if ((total - (at - index)) % 256 === 0) progress(total - (at - index), total);
+    if ((total - (at - index)) % 2000 === 0) progress(total - (at - index), total);
   }
   const mine = digest!;
   if (mine.layout !== expected.layout) {
@@ -105,4 +89,30 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
     throw new MirrorDiffers(`${out} is not the origin's catalog: ${where}. Its digest of ${expected.commit} is ${mine.digest}, the origin's is ${expected.digest}. A mirror built by another version of pkgcat differs too: build it with the origin's version`);
   }
   return { commits: total, objects: checked.size, siblings };
+}
+
+/** Reads object `hash`, checks its bytes against its name and its `.br` and `.gz` copies against its bytes. */
+async function checkObject(out: string, hash: string, sha: string): Promise<{ plain: Buffer; siblings: number }> {
+  const file = paths.object(out, hash);
+  let plain: Buffer;
+  try {
+    plain = decodeAtRest(await readFile(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MirrorDiffers(`${file} is missing (commit ${sha} names it)`);
+    throw new MirrorDiffers(`${file} cannot be read: ${(error as Error).message}`);
+  }
+  if (contentHash(plain) !== hash) throw new MirrorDiffers(`${file} was changed: its bytes do not match its name (commit ${sha} names it)`);
+  let siblings = 0;
+  for (const [suffix, decompress] of [['.br', brotliDecompressSync], ['.gz', gunzipSync]] as const) {
+    if (!(await exists(file + suffix))) continue;
+    siblings += 1;
+    let copy: Buffer | null;
+    try {
+      copy = decompress(await readFile(file + suffix));
+    } catch {
+      copy = null;
+    }
+    if (!copy?.equals(plain)) throw new MirrorDiffers(`${file}${suffix} was changed: it does not decompress to the object's bytes (commit ${sha} names it)`);
+  }
+  return { plain, siblings };
 }
