@@ -29,8 +29,8 @@ export interface BuildOptions {
   /**
    * The public address the site is served at (`pkgcat build --site-url`, PKGCAT_SITE_URL): an
    * absolute http(s) URL without a trailing slash, for the surfaces that print absolute URLs
-   * (sitemaps, feeds, SBOM namespaces). Default DEFAULT_SITE_URL, the default address of
-   * `pkgcat serve`; `serve --repo` passes the address it serves on.
+   * (the sitemap, feeds, llms.txt, mirrors, pages). Default DEFAULT_SITE_URL, the default address of
+   * `pkgcat serve`, whatever address serve listens on (docs/decisions.md "The site URL").
    */
   siteUrl?: string;
   /**

@@ -39,7 +39,7 @@ export interface ReleaseContent {
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
-  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces, the OpenAPI server). */
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, mirrors, pages; the OpenAPI server takes its path). */
   siteUrl: string;
 
   // For the documents (markdown mirrors, llms.txt, sitemap, feeds):

@@ -29,7 +29,7 @@ interface Flag {
   help: string;
 }
 
-/** The site URL `build` writes when none is given: the address `serve` listens on by default. */
+/** The site URL every command writes when none is given (the default address of `serve`, whatever address it listens on). */
 export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
