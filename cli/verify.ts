@@ -111,7 +111,12 @@ async function verifyBody(out: string, digest: CommitDigest, body: { file: strin
   } catch (error) {
     throw new Failure(`--body ${body.file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
   }
-  const expected = await composeOnCheckedFiles(out, digest, path, match.slice(1).filter((sha): sha is string => sha !== undefined));
+  // The check covered the digest's commit and the ones before it, no later one.
+  const covered = await coveredShas(out, digest.commit);
+  for (const sha of match.slice(1).filter((sha): sha is string => sha !== undefined)) {
+    if (!covered.has(sha)) throw new Failure(`${path} is at commit ${sha}, which the digest of ${digest.commit} does not cover (it covers that commit and the ones before it): use the digest of a later commit`);
+  }
+  const expected = await composeOnCheckedFiles(out, path);
   if (!downloaded.equals(expected)) {
     let at = 0;
     while (at < downloaded.length && at < expected.length && downloaded[at] === expected[at]) at += 1;
@@ -125,7 +130,7 @@ async function verifyBody(out: string, digest: CommitDigest, body: { file: strin
  * releases), so nothing the mirror's gateway composed and cached before is read: everything is
  * composed again from checked bytes, by the gateway's code, signed in as a throwaway user.
  */
-async function composeOnCheckedFiles(out: string, digest: CommitDigest, path: string, shas: string[]): Promise<Buffer> {
+async function composeOnCheckedFiles(out: string, path: string): Promise<Buffer> {
   const view = await mkdtemp(join(tmpdir(), 'pkgcat-verify-'));
   try {
     const checked = join(view, 'out');
@@ -148,11 +153,6 @@ async function composeOnCheckedFiles(out: string, digest: CommitDigest, path: st
       log: () => {},
     });
     try {
-      // The check covered the digest's commit and its ancestors only.
-      const covered = await coveredShas(checked, digest.commit);
-      for (const sha of shas) {
-        if (!covered.has(sha)) throw new Failure(`${path} is at commit ${sha}, which the digest of ${digest.commit} does not cover (it covers that commit and the ones before it): use the digest of a later commit`);
-      }
       const signIn = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'verify', password }) });
       const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith('pkgcat.sid='))?.split(';')[0];
       if (!cookie) throw new Error(`the verifying gateway refused its sign-in (${signIn.status})`);

@@ -117,7 +117,7 @@ describe('an offline mirror', () => {
     expect(result.stderr).toMatch(new RegExp(`^pkgcat: the digest of ${shas[2]} is signed by key [A-Za-z0-9_-]{43}\n`));
     expect(result.stderr).toContain(`pkgcat: ${mirrorOut()} is the origin's catalog up to ${shas[2]}: 3 commits, `);
     expect(result.code).toBe(0);
-  });
+  }, 60_000);
 
   it('a body downloaded from the origin is checked against the mirror, byte for byte; a changed one is rejected', async () => {
     const cookie = await signIn(origin.url);
@@ -133,7 +133,7 @@ describe('an offline mirror', () => {
       expect(changed.code, path).toBe(1);
       expect(changed.stderr.split('\n').at(-2), path).toBe(`pkgcat: ${file} is not the origin's body of ${path}: it differs from byte 40 on (it has ${bytes.length} bytes, the origin's has ${bytes.length})`);
     }
-  }, 60_000);
+  }, 300_000);
 
   it('takes an incremental bundle: the new commit is built and verifies against its own digest', async () => {
     const [tip] = await appendCommits(originRepo, [{ message: 'zlib 1.3.2', time: hoursLater(3), files: { 'packages/zlib/manifest.json': manifest('zlib', { version: '1.3.2' }) } }]);
@@ -145,6 +145,10 @@ describe('an offline mirror', () => {
     const result = await pkgcat(['verify', '--out', mirrorOut(), '--digest', await downloadDigest(tip!), '--key', publicKeyFile, '--quiet']);
     expect(result.stderr).toContain(`is the origin's catalog up to ${tip}: 4 commits`);
     expect(result.code).toBe(0);
+    // The older digest covers the older commits only.
+    const later = await pkgcat(['verify', '--out', mirrorOut(), '--digest', digestFile, '--key', publicKeyFile, '--body', digestFile, '--url', `/api/pkgs/bundle/${tip}.json`, '--quiet']);
+    expect(later.code).toBe(1);
+    expect(later.stderr.split('\n').at(-2)).toBe(`pkgcat: /api/pkgs/bundle/${tip}.json is at commit ${tip}, which the digest of ${shas[2]} does not cover (it covers that commit and the ones before it): use the digest of a later commit`);
   }, 120_000);
 
   it('rejects a digest signed by another key, and a digest changed after it was signed', async () => {
@@ -159,7 +163,7 @@ describe('an offline mirror', () => {
     const result = await pkgcat(['verify', '--out', mirrorOut(), '--digest', forged, '--key', publicKeyFile]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^pkgcat: the digest \S+ is rejected: its signature by key [A-Za-z0-9_-]{43} does not verify: the digest was changed after it was signed, or signed by another key of that id\n$/);
-  });
+  }, 60_000);
 
   it('rejects a mirror one of whose stored bodies was changed, naming the file', async () => {
     const cookie = await signIn(origin.url);
@@ -173,7 +177,7 @@ describe('an offline mirror', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`pkgcat: ${object} was changed: its bytes do not match its name \\(commit [0-9a-f]{40} names it\\)\n$`));
     await writeFile(object, bytes);
-  });
+  }, 60_000);
 });
 
 describe('serve --signing-key', () => {
