@@ -30,8 +30,8 @@ export interface BuildOptions {
   /**
    * The public address the site is served at (`pkgcat build --site-url`, PKGCAT_SITE_URL): an
    * absolute http(s) URL without a trailing slash, for the surfaces that print absolute URLs
-   * (sitemaps, feeds, SBOM namespaces). Default DEFAULT_SITE_URL, the default address of
-   * `pkgcat serve`; `serve --repo` passes the address it serves on.
+   * (the sitemap, feeds, llms.txt, mirrors, pages). Default DEFAULT_SITE_URL, the default address of
+   * `pkgcat serve`, whatever address serve listens on (docs/decisions.md "The site URL").
    */
   siteUrl?: string;
   /**
@@ -258,7 +258,7 @@ async function buildLocked(
     names,
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
-    examples: await tipExamples(out, tipState, composer, chainInfos, siteUrlOf(options)),
+    examples: await tipExamples(out, tipState, composer, chainInfos),
     transitive: composer.transitive.items,
     history: tipState.history,
     recentChanges: await readRecentChanges(out, chainInfos),

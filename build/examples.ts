@@ -12,9 +12,9 @@ import { paths, readJson } from '../src/store/layout.ts';
 import type { Composer } from './composer.ts';
 
 /** `chain`: main's first-parent chain, newest first, `state` the state of its first commit. */
-export async function tipExamples(out: string, state: CatalogState, composer: Composer, chain: readonly CommitInfo[], siteUrl: string): Promise<ApiExamples> {
+export async function tipExamples(out: string, state: CatalogState, composer: Composer, chain: readonly CommitInfo[]): Promise<ApiExamples> {
   const parent = chain[1]?.sha;
   // A one-commit catalog has no parent: its example diff is the tip against itself.
   const tipDiff = parent ? await readJson<Diff>(paths.diff(out, state.commit.sha, parent)) : composeDiff(composer.diffSide(state.commit), composer.diffSide(state.commit));
-  return composeApiExamples(state, composer.currentAnalysis ?? analyze(state), chain, tipDiff, siteUrl);
+  return composeApiExamples(state, composer.currentAnalysis ?? analyze(state), chain, tipDiff);
 }

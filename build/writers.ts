@@ -48,7 +48,7 @@ export interface ReleaseContent {
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
-  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, SPDX namespaces, the OpenAPI server). */
+  /** The public address of the site, without a trailing slash (sitemap, feeds, llms.txt, mirrors, pages; the OpenAPI server takes its path). */
   siteUrl: string;
 
   // For the documents (markdown mirrors, llms.txt, sitemap, feeds):
@@ -535,7 +535,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
               reads.add(`record:${dependency}`);
               return recordOf(content, dependency);
             }, key))!;
-            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, content.siteUrl, cache)), (commit) => sbomHoles(commit, name));
+            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, cache)), (commit) => sbomHoles(commit, name));
             return { body, reads: [...reads] };
           },
         },

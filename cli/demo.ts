@@ -6,7 +6,7 @@ import { makeDemoCatalog } from '../demo/make-demo-catalog.ts';
 import type { Settings } from './main.ts';
 import { runServe } from './serve.ts';
 
-export async function runDemo(settings: Settings): Promise<number> {
+export async function runDemo(settings: Settings & { siteUrl: string }): Promise<number> {
   const root = resolve('.demo');
   const repo = resolve(root, 'catalog');
   if (!existsSync(repo)) {

@@ -17,7 +17,8 @@ type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'mcp-allowed-hosts' | 'quiet' | 'wait' | 'help' | 'version';
+  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'mcp-allowed-hosts' | 'signing-key' | 'digest' | 'key' | 'body' | 'url'
+  | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -29,7 +30,7 @@ interface Flag {
   help: string;
 }
 
-/** The site URL `build` writes when none is given: the address `serve` listens on by default. */
+/** The site URL every command writes when none is given (the default address of `serve`, whatever address it listens on). */
 export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
@@ -42,7 +43,7 @@ const FLAGS: Record<FlagName, Flag> = {
   users: { type: 'string', env: 'PKGCAT_USERS', value: '<file>', help: 'the users file for signing in (created by `pkgcat user add`)' },
   port: { type: 'string', env: 'PORT', value: '<n>', help: `port to listen on, 0 to 65535; 0 picks a free one (default ${DEFAULT_PORT})` },
   host: { type: 'string', env: 'HOST', value: '<addr>', help: `address to listen on (default ${DEFAULT_HOST})` },
-  'site-url': { type: 'string', env: 'PKGCAT_SITE_URL', value: '<url>', help: 'the public http(s) address of the site, for sitemaps, feeds and SBOM namespaces' },
+  'site-url': { type: 'string', env: 'PKGCAT_SITE_URL', value: '<url>', help: 'the public http(s) address of the site, for the sitemap, feeds, llms.txt and mirrors' },
   'redis-url': { type: 'string', env: 'PKGCAT_REDIS_URL', value: '<url>', help: 'share sessions through Redis instead of the local session database' },
   'session-dir': { type: 'string', env: 'PKGCAT_SESSION_DIR', value: '<dir>', help: 'where the local session database and the generated secret live (default: <out>/../<out name>-sessions)' },
   'trust-proxy': { type: 'string', env: 'PKGCAT_TRUST_PROXY', value: '<value>', help: 'Express "trust proxy" (e.g. 1, loopback); needed for Secure cookies behind TLS termination' },
@@ -55,6 +56,11 @@ const FLAGS: Record<FlagName, Flag> = {
     value: '<names>',
     help: 'more hostnames, comma-separated, that the tool server (/api/mcp) answers in Host and Origin; it always answers the site URL\'s host, and localhost, 127.0.0.1 and [::1] on a loopback --host (see docs/mcp.md)',
   },
+  'signing-key': { type: 'string', env: 'PKGCAT_SIGNING_KEY', value: '<file>[,<file>]', help: "Ed25519 private keys (PEM) that sign each commit's digest at /api/digests/{sha}.json; two while a key is rolled over (see docs/deployment.md)" },
+  digest: { type: 'string', env: 'PKGCAT_DIGEST', value: '<file|url>', help: "the origin's signed digest of a commit: a file, or its https URL (/api/digests/{sha}.json)" },
+  key: { type: 'string', env: 'PKGCAT_VERIFY_KEY', value: '<file>[,<file>]', help: "the origin's Ed25519 public keys (PEM) a signature of the digest must verify with" },
+  body: { type: 'string', env: 'PKGCAT_BODY', value: '<file>', help: 'a body downloaded from a sha-pinned URL, to check against the verified mirror' },
+  url: { type: 'string', env: 'PKGCAT_BODY_URL', value: '<url>', help: 'the sha-pinned URL (or path) --body was downloaded from' },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -64,7 +70,7 @@ const FLAGS: Record<FlagName, Flag> = {
 /** PKGCAT_SESSION_SECRET has no flag: a secret on the command line would show in `ps`. */
 const SESSION_SECRET_HELP = 'PKGCAT_SESSION_SECRET  the secret that signs session cookies (at least 32 characters; generated and kept in the session dir when unset)';
 
-type CommandName = 'build' | 'serve' | 'user' | 'demo';
+type CommandName = 'build' | 'serve' | 'verify' | 'user' | 'demo';
 
 interface Command {
   usage: string[];
@@ -78,7 +84,7 @@ interface Command {
 }
 
 const SERVE_FLAGS: FlagName[] = [
-  'users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'mcp-allowed-hosts',
+  'users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'mcp-allowed-hosts', 'signing-key',
 ];
 
 const COMMANDS: Record<CommandName, Command> = {
@@ -94,7 +100,7 @@ const COMMANDS: Record<CommandName, Command> = {
     flagHelp: {
       repo: 'the catalog git repository to build (see docs/catalog-format.md)',
       out: 'the output directory; created when missing',
-      'site-url': `the public http(s) address the site will be served at, written into sitemaps, feeds and SBOM namespaces (default ${DEFAULT_SITE_URL}, the default address of pkgcat serve)`,
+      'site-url': `the public http(s) address the site will be served at, written into the sitemap, feeds, llms.txt and mirrors (default ${DEFAULT_SITE_URL}, the default address of pkgcat serve)`,
     },
     examples: ['npx pkgcat build --repo ../catalog --out /srv/pkgcat --site-url https://pkgs.example.com'],
   },
@@ -112,12 +118,30 @@ const COMMANDS: Record<CommandName, Command> = {
     flagHelp: {
       out: 'the build output directory to serve (with --repo, built there)',
       repo: 'build this catalog repository into --out first, then follow its main (see docs/catalog-format.md)',
-      'site-url': 'the public http(s) address of the site, for sitemaps, feeds and SBOM namespaces (default: the address serve listens on, http://<host>:<port>)',
+      'site-url': `the public http(s) address of the site, written by --repo's builds into the sitemap, feeds, llms.txt and mirrors (default ${DEFAULT_SITE_URL}, whatever address serve listens on)`,
     },
     sessionSecret: true,
     examples: [
       'npx pkgcat serve --out /srv/pkgcat --users /etc/pkgcat/users.json',
       'npx pkgcat serve --out /srv/pkgcat --repo ../catalog --port 8080 --site-url https://pkgs.example.com',
+    ],
+  },
+  verify: {
+    usage: ['pkgcat verify --out <dir> --digest <file|url> [--key <public-key.pem>] [--body <file> --url <url>]'],
+    summary: "check that a build output (a mirror) is the origin's catalog, byte for byte, against its signed digest",
+    about:
+      "Checks <dir>, a build of the catalog made elsewhere (an offline mirror), against the origin's digest of a\n" +
+      'commit (GET /api/digests/{sha}.json on the origin): with --key, a signature of the digest must verify with\n' +
+      "that public key; then the digest of that commit and every commit before it is computed from <dir>'s own\n" +
+      'files, and every object they name is checked against its name. With --body and --url, it also checks that a\n' +
+      "body downloaded from that sha-pinned URL (from any gateway) is the origin's, byte for byte.\n" +
+      'Exit 0 when everything matches; 1 with one line saying where it differs.',
+    flags: ['out', 'digest', 'key', 'body', 'url', 'quiet'],
+    flagHelp: { out: 'the build output to check (pkgcat build --out)' },
+    examples: [
+      'curl -O https://pkgs.example.com/api/digests/<sha>.json',
+      'npx pkgcat verify --out /srv/mirror --digest <sha>.json --key origin.pub.pem',
+      'npx pkgcat verify --out /srv/mirror --digest <sha>.json --key origin.pub.pem --body full.json --url /api/pkgs/bundle/<sha>/full.json',
     ],
   },
   user: {
@@ -147,7 +171,7 @@ const COMMANDS: Record<CommandName, Command> = {
   },
 };
 
-const EXIT_STATUS = 'Exit status: 0 on success; 1 when the repository, the output or the address is unusable (one line on stderr says why); 2 on bad usage.';
+const EXIT_STATUS = 'Exit status: 0 on success; 1 when the repository, the output or the address is unusable, or when what verify checks differs (one line on stderr says why); 2 on bad usage.';
 
 function flagLines(names: readonly FlagName[], overrides: Partial<Record<FlagName, string>> = {}, secret = false): string[] {
   const lines = names.map((name) => {
@@ -229,6 +253,13 @@ export interface Settings {
   composedCacheMb: number;
   /** Hostnames the tool server answers besides its own. */
   mcpAllowedHosts: string[];
+  /** `serve --signing-key`: files of Ed25519 private keys. */
+  signingKeys: string[];
+  /** `verify`: the origin's signed digest (a file or a URL), its public keys, a downloaded body and its URL. */
+  digest?: string;
+  verifyKeys: string[];
+  body?: string;
+  bodyUrl?: string;
   quiet: boolean;
   wait: boolean;
 }
@@ -330,6 +361,11 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     accelRedirect: accelRedirect(take('accel-redirect')),
     composedCacheMb: composedCacheMb(take('composed-cache-mb')),
     mcpAllowedHosts: hostnames(take('mcp-allowed-hosts')),
+    signingKeys: fileList(take('signing-key')),
+    digest: text('digest'),
+    verifyKeys: fileList(take('key')),
+    body: text('body'),
+    bodyUrl: text('url'),
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };
@@ -384,6 +420,14 @@ function hostnames(value: { raw: string; source: string } | undefined): string[]
     });
 }
 
+/** A comma-separated list of files (`--signing-key a.pem,b.pem`), each resolved. */
+function fileList(value: { raw: string; source: string } | undefined): string[] {
+  if (!value) return [];
+  const files = value.raw.split(',').map((file) => file.trim());
+  if (files.some((file) => file === '')) throw new UsageError(`${value.source} must be one file or several separated by commas, got "${value.raw}"`);
+  return files.map((file) => resolve(file));
+}
+
 /** `--accel-redirect`: an absolute URL path (the gateway checks the rest). */
 function accelRedirect(value: { raw: string; source: string } | undefined): string | undefined {
   if (!value) return undefined;
@@ -392,8 +436,12 @@ function accelRedirect(value: { raw: string; source: string } | undefined): stri
 }
 
 function required(value: string | undefined, flag: FlagName): string {
+  return resolve(requiredText(value, flag));
+}
+
+function requiredText(value: string | undefined, flag: FlagName): string {
   if (!value) throw new UsageError(`--${flag} is required (or set ${FLAGS[flag].env})`);
-  return resolve(value);
+  return value;
 }
 
 export async function main(argv: string[], env: Env): Promise<number> {
@@ -430,7 +478,20 @@ export async function main(argv: string[], env: Env): Promise<number> {
           out,
           repo: settings.repo ? resolve(settings.repo) : undefined,
           users: settings.users ? resolve(settings.users) : undefined,
+          siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
           sessionDir: settings.sessionDir ? resolve(settings.sessionDir) : join(dirname(out), `${basename(out)}-sessions`),
+        });
+      }
+      case 'verify': {
+        const { runVerify } = await import('./verify.ts');
+        if (settings.body !== undefined && settings.bodyUrl === undefined) throw new UsageError('--body needs --url, the sha-pinned URL it was downloaded from');
+        if (settings.bodyUrl !== undefined && settings.body === undefined) throw new UsageError('--url goes with --body, the downloaded file to check');
+        return await runVerify({
+          out: required(settings.out, 'out'),
+          digest: requiredText(settings.digest, 'digest'),
+          keys: settings.verifyKeys,
+          body: settings.body ? { file: resolve(settings.body), url: settings.bodyUrl! } : null,
+          quiet: settings.quiet,
         });
       }
       case 'user': {
@@ -440,7 +501,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
       }
       case 'demo': {
         const { runDemo } = await import('./demo.ts');
-        return await runDemo(settings);
+        return await runDemo({ ...settings, siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL });
       }
     }
   } catch (error) {

@@ -8,7 +8,10 @@
  * SIGTERM or SIGINT stops it gracefully: no new connections, the requests in flight finish, the
  * follower stops and its build ends; then exit 0. A second signal exits at once.
  */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { CatalogRepo } from '../src/catalog/git.ts';
+import { keyId } from '../src/digest/signed-digest.ts';
 import { currentReleaseId } from '../src/store/layout.ts';
 import { loadUsers, UsersFileError } from '../gateway/auth/users.ts';
 import { Dependencies } from '../gateway/dependencies.ts';
@@ -22,6 +25,8 @@ const SHUTDOWN_GRACE_MS = 20_000;
 export interface ServeSettings extends Settings {
   out: string;
   sessionDir: string;
+  /** The configured site URL, or the default one: the builds of --repo write it (docs/decisions.md). */
+  siteUrl: string;
 }
 
 export async function runServe(settings: ServeSettings): Promise<number> {
@@ -41,6 +46,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   }
   const dependencies = new Dependencies(log);
 
+  const signingKeys = await Promise.all(settings.signingKeys.map(readSigningKey));
   const { startServer, ListenError } = await import('../gateway/server.ts');
   let server;
   let follower: MainFollower | null = null;
@@ -57,6 +63,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       siteUrl: settings.siteUrl,
       mcpAllowedHosts: settings.mcpAllowedHosts,
       accelRedirect: settings.accelRedirect,
+      signingKeys,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
       dependencies,
@@ -78,6 +85,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       log(`${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`);
     }
     log(`serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`);
+    for (const key of signingKeys) log(`commit digests (/api/digests/{sha}.json) are signed by key ${await keyId(key)}`);
     if (settings.accelRedirect) log(`X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
     log(
       settings.users
@@ -85,8 +93,9 @@ export async function runServe(settings: ServeSettings): Promise<number> {
         : 'no --users file: anonymous surfaces only; sha-pinned bundles need: --users <file> and npx pkgcat user add <name> --users <file>',
     );
     if (repo) {
-      // The builds write the site URL into the release: the configured one, else this address.
-      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log, dependencies });
+      // The builds write the configured site URL (never this listen address) into the documents that carry one.
+      log(`the builds write ${settings.siteUrl} into the sitemap, feeds, llms.txt and mirrors (--site-url)`);
+      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl, log, dependencies });
       await follower.start();
     }
     const signal = await signalled;
@@ -123,4 +132,17 @@ function listenFailure(code: string, address: string): string {
     default:
       return `cannot listen on ${address}: ${code}`;
   }
+}
+
+/** An Ed25519 private key in PEM (`openssl genpkey -algorithm ed25519`), or a Failure saying why not. */
+async function readSigningKey(file: string): Promise<KeyObject> {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(await readFile(file));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not a private key in PEM';
+    throw new Failure(`--signing-key ${file}: ${reason}; make one with: openssl genpkey -algorithm ed25519 -out ${file}`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new Failure(`--signing-key ${file}: an ${key.asymmetricKeyType} key; commit digests are signed with Ed25519 (openssl genpkey -algorithm ed25519)`);
+  return key;
 }

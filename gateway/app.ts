@@ -3,6 +3,7 @@
  * real HTTP). Order: security headers, /healthz, /auth (with its session), the method guard, the
  * route table, 404, the one error handler.
  */
+import type { KeyObject } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
@@ -19,10 +20,10 @@ export interface GatewayOptions {
   auth: Auth;
   /** Express `trust proxy`; a string from the command line (`true`, `2`, `loopback, 10.0.0.0/8`) is understood too. */
   trustProxy?: boolean | string | number;
-  /** The public address of the site (DECISIONS.md 13), for the surfaces that print absolute URLs. */
-  siteUrl?: string;
   /** The hostnames the tool server answers in `Host` and `Origin` (gateway/mcp/allowed-hosts.ts). */
   toolServerHosts: readonly string[];
+  /** Ed25519 private keys that sign commit digests (CatalogOptions.signingKeys). */
+  signingKeys?: readonly KeyObject[];
   /** Where unexpected errors are reported (default: stderr). */
   log?: (line: string) => void;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -66,7 +67,7 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
+  const catalog = new Catalog(options.out, log, { signingKeys: options.signingKeys, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.

@@ -6,8 +6,10 @@
  * (a package's record, its dependency closure, its transitive advisories) from the state root's
  * keyed chunks, without assembling a whole bundle.
  */
+import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { packageClosure, type PackageClosure } from '../src/compose/closure.ts';
+import { DigestChain } from '../src/digest/commit-digest.ts';
 import {
   assembleBody, findChunk, hydrateStateRoot, paths, recordsOfChunk, transitiveOfChunk,
   type ChunkRef, type PackageIndexEntry, type StateRoot, type StateRootFile, type StoredBody,
@@ -68,7 +70,8 @@ export const DEFAULT_LIMITS: Required<CatalogLimits> = {
 const KEEP_FILE_MAX_BYTES = 256 * 1024;
 
 export interface CatalogOptions {
-  siteUrl?: string;
+  /** Ed25519 private keys that sign commit digests (`serve --signing-key`); none: digests go unsigned. */
+  signingKeys?: readonly KeyObject[];
   limits?: CatalogLimits;
   accelRedirect?: string;
   /** Told of each assembly, compression and composition (the tests count them). */
@@ -89,9 +92,10 @@ const sizedAsParsed = <T extends { size: number }>(entry: T, key: string) => 64 
 export class Catalog {
   readonly out: string;
   readonly log: (line: string) => void;
-  /** The public address of the site (DECISIONS.md 13) for rows that print absolute URLs; null when not configured. */
-  readonly siteUrl: string | null;
   readonly releases: Releases;
+  /** Every commit's digest, computed once (src/digest/commit-digest.ts). */
+  readonly digests: DigestChain;
+  readonly signingKeys: readonly KeyObject[];
   /** Bodies composed on first request and kept (diffs of other pairs, SBOMs). */
   readonly composed: ComposedStore;
   /** Bodies as sent: compressed, or assembled from chunks. */
@@ -114,9 +118,10 @@ export class Catalog {
     const limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.out = out;
     this.log = log;
-    this.siteUrl = options.siteUrl ?? null;
     this.#observe = options.observe ?? (() => {});
     this.releases = new Releases(out);
+    this.digests = new DigestChain(out);
+    this.signingKeys = options.signingKeys ?? [];
     this.#assemblies = new Semaphore(limits.assemblies);
     this.#compressions = new Semaphore(limits.compressions);
     this.#compositions = new Semaphore(limits.compositions);

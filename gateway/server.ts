@@ -2,6 +2,7 @@
  * `pkgcat serve`'s gateway: the session store, the cookie secret, the auth gate and the app,
  * listening. Every setting arrives as an argument; nothing here reads the environment.
  */
+import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -28,10 +29,12 @@ export interface ServerOptions {
   sessionSecret?: string;
   sessionDir: string;
   trustProxy?: boolean | string | number;
-  /** DECISIONS.md 13; default: `url` below. */
+  /** The site's public address: its host is one the tool server answers (default: `url` below). */
   siteUrl?: string;
   /** Hostnames the tool server answers besides the site URL's host and, on a loopback address, the local names (gateway/mcp/allowed-hosts.ts). */
   mcpAllowedHosts?: readonly string[];
+  /** Ed25519 private keys that sign commit digests (GatewayOptions.signingKeys). */
+  signingKeys?: readonly KeyObject[];
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
@@ -168,13 +171,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${urlHost(options.host)}:${port}`;
-    // The app is made once the port is known: the site URL defaults to this address (DECISIONS.md 13).
     // No request is lost: connections are served on a later turn of the event loop than this one.
-    const siteUrl = options.siteUrl ?? url;
     const draining = drain(server);
-    const toolServerHosts = toolServerHostnames({ siteUrl, listenHost: options.host, extra: options.mcpAllowedHosts });
+    const toolServerHosts = toolServerHostnames({ siteUrl: options.siteUrl ?? url, listenHost: options.host, extra: options.mcpAllowedHosts });
     const { app, catalog } = createGateway({
-      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, toolServerHosts, accelRedirect, limits: options.limits, observe: options.observe,
+      out: options.out, auth, trustProxy: options.trustProxy, toolServerHosts, signingKeys: options.signingKeys, accelRedirect, limits: options.limits, observe: options.observe,
       buildStatus: options.buildStatus, dependencies, now: options.now, log,
     });
     server.on('request', app);

@@ -7,6 +7,7 @@ import { SERVED } from '../src/surfaces/registry.ts';
 import { advisoryDocument, latestBundle, openapiDocument, packageBadge, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
+import { commitDigest } from './answers/digest.ts';
 import { toolServerHandler } from './mcp/transport.ts';
 import type { Route, RowHandler } from './routes.ts';
 import type { Resolver } from './surface.ts';
@@ -35,6 +36,7 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'package-page': releaseDocument('package-page'),
   'advisory-page': advisoryDocument('advisory-page'),
   'changes-page': releaseDocument('changes-page'),
+  'commit-digest': commitDigest,
 };
 
 /** The handlers of the served rows that answer every method on their path themselves, by row id: the tool server (POST). */

@@ -2,8 +2,8 @@
  * SBOMs (src/compose/sbom/). The floating CycloneDX document of every package is a public file
  * of the release; any other (a past commit, or SPDX) is composed on its first request from the
  * commit's per-package reads and kept write-once (composed-store.ts). Both paths compose with
- * the same function and the same site address (the release's), so the floating body equals the
- * pinned body at the tip, byte for byte.
+ * the same function, which depends on nothing but the commit and the package, so the floating body
+ * equals the pinned body at the tip, byte for byte, on every gateway.
  */
 import { nameKey } from '../../src/grammar.ts';
 import { CONTENT_TYPE } from '../../src/http/content-types.ts';
@@ -11,20 +11,19 @@ import { composeSbom, type SbomFormat } from '../../src/compose/sbom/index.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths } from '../../src/store/layout.ts';
 import type { Catalog } from '../catalog.ts';
-import type { Release } from '../release.ts';
 import { releaseFile } from './floating.ts';
 import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 const formatOf = (request: ResolveRequest): SbomFormat => (request.query.format === 'spdx' ? 'spdx' : 'cyclonedx');
 
 /** The SBOM of `key` at `sha` in `format`, composed once; null when the package is not there. */
-async function composedSbom(catalog: Catalog, release: Release, sha: string, key: string, format: SbomFormat): Promise<Extract<Answer, { kind: 'bytes' }> | null> {
+async function composedSbom(catalog: Catalog, sha: string, key: string, format: SbomFormat): Promise<Extract<Answer, { kind: 'bytes' }> | null> {
   const body = await catalog.composed.get(paths.sbom(catalog.out, sha, key, format), async () => {
     const root = await catalog.stateRoot(sha);
     if (!root) throw new Error(`commit ${sha} is on the release's chain but states/${sha}.json is missing`);
     const closure = await catalog.closure(root, key);
     if (!closure) return null;
-    return Buffer.from(serialize(composeSbom(format, root.commit, closure, release.info.siteUrl)), 'utf8');
+    return Buffer.from(serialize(composeSbom(format, root.commit, closure)), 'utf8');
   });
   if (!body) return null;
   return {
@@ -40,9 +39,7 @@ async function composedSbom(catalog: Catalog, release: Release, sha: string, key
 
 /** `/api/pkgs/bundle/{sha}/{name}/sbom.json`. */
 export async function pinnedSbom(request: ResolveRequest): Promise<Answer | Failure> {
-  const release = await request.release();
-  if (!release) throw new Error('a sha resolved without a release');
-  const answer = request.packageKey === null ? null : await composedSbom(request.catalog, release, request.params.sha, request.packageKey, formatOf(request));
+  const answer = request.packageKey === null ? null : await composedSbom(request.catalog, request.params.sha, request.packageKey, formatOf(request));
   return answer ?? unknownPackageFailure(request.params.name);
 }
 
@@ -57,7 +54,7 @@ export async function floatingSbom(request: ResolveRequest): Promise<Answer | Fa
     const file = await releaseFile(catalog, release, 'package-sbom', { name: params.name });
     if (file) return file;
   }
-  const answer = await composedSbom(catalog, release, release.info.tip.sha, nameKey(params.name), format);
+  const answer = await composedSbom(catalog, release.info.tip.sha, nameKey(params.name), format);
   if (!answer) return unknownPackageFailure(params.name);
   // Floating: no ETag (SPEC.md gives ETags to sha-pinned responses only).
   return { ...answer, etag: undefined };

@@ -82,8 +82,7 @@ async function sbomExampleClosure(lookup: RecordLookup, key: string): Promise<Pa
 
 /**
  * The examples at `state` (the tip). `chain` is main's first-parent chain, newest first;
- * `tipDiff` the tip's diff against `base` (its parent, or itself on a one-commit catalog);
- * `siteUrl` the site's address (an SPDX document's namespace).
+ * `tipDiff` the tip's diff against `base` (its parent, or itself on a one-commit catalog).
  *
  * A route that becomes served adds its bodies here (one per media type):
  * tests/contract/openapi-document.test.ts reports the responses of a served route without one.
@@ -93,7 +92,6 @@ export async function composeApiExamples(
   analysis: CatalogAnalysis,
   chain: readonly CommitInfo[],
   tipDiff: Diff,
-  siteUrl: string,
 ): Promise<ApiExamples> {
   const { commit } = state;
   const json = (id: SurfaceId, value: unknown) => [id, { [mediaTypeOf(surface(id).contentType)]: value }] as const;
@@ -122,7 +120,7 @@ export async function composeApiExamples(
     };
     const closure = await sbomExampleClosure(lookup, key);
     const sboms = Object.fromEntries(
-      (['cyclonedx', 'spdx'] as const).map((format) => [mediaTypeOf(CONTENT_TYPE[format]), composeSbom(format, commit, closure, siteUrl)]),
+      (['cyclonedx', 'spdx'] as const).map((format) => [mediaTypeOf(CONTENT_TYPE[format]), composeSbom(format, commit, closure)]),
     );
     bodies.push(['pinned-sbom', sboms], ['package-sbom', sboms]);
     // The badge in its defaults: the file the build writes for the package.

@@ -42,7 +42,7 @@ export interface ApiExamples {
 }
 
 export interface OpenApiInput {
-  /** The site's public address, without a trailing slash: the document's server. */
+  /** The site's public address, without a trailing slash: only its path goes into the document (its server). */
   readonly siteUrl: string;
   readonly examples: ApiExamples;
 }
@@ -412,7 +412,9 @@ export function composeOpenApi({ siteUrl, examples }: OpenApiInput): OpenApiDocu
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: siteUrl, description: 'The site this document was built for.' }],
+    // No host: the document is the same bytes on every address it is served from (docs/decisions.md,
+    // "Where a body is served"); a relative server URL is read against the document's own URL.
+    servers: [{ url: new URL(siteUrl).pathname, description: 'The site that serves this document: paths are relative to its address.' }],
     tags: [
       { name: 'latest', description: 'Anonymous; the latest commit of `main`; the same answer for every caller.' },
       { name: 'pinned', description: 'Pinned to a commit by `{sha}`: one URL, one body, forever. Needs a signed-in session.' },

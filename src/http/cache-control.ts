@@ -26,6 +26,11 @@ export const CACHE = {
   pages: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
   /** SPEC.md "Cache-Control per surface": tool server responses (`POST /api/mcp`), every one of them, errors included. */
   tool: 'private, no-store',
+  /**
+   * Gateway decision: `/api/digests/{sha}.json`. A commit's digest never changes, but the signatures
+   * beside it do when a key is added or rolled over: cached like the other anonymous documents.
+   */
+  digest: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
   /** SPEC.md: `/pkgs/advisories.xml` (a later row). */
   feed: 'public, max-age=60, s-maxage=3600, stale-while-revalidate=86400',
   /** Gateway decision: unknown paths, unreadable request bodies (400, 413, 415), 405, 500, 503. Nothing about them is worth caching anywhere. */

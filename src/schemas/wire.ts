@@ -266,6 +266,30 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
+/** A commit's digest (src/digest/commit-digest.ts): the payload of `/api/digests/{sha}.json`. */
+export const CommitDigest = z
+  .object({
+    schemaVersion: z.number().int(),
+    layout: z.number().int().describe('The output layout the state roots are written in.'),
+    commit: z.string().regex(/^[0-9a-f]{40}$/),
+    parent: z.string().regex(/^[0-9a-f]{40}$/).nullable(),
+    state: z.string().regex(/^sha256:[0-9a-f]{64}$/).describe('SHA-256 of the plain bytes of the commit\'s state root.'),
+    diff: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable().describe('SHA-256 of the commit\'s diff against its parent; null for a root commit.'),
+    parentDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable(),
+    digest: z.string().regex(/^sha256:[0-9a-f]{64}$/).describe('SHA-256 over layout, commit, parent, state, diff and parentDigest, serialized with sorted keys.'),
+  })
+  .meta({ id: 'CommitDigest' });
+
+/** `/api/digests/{sha}.json`: a JWS (RFC 7515) in the general JSON serialization, its payload unencoded (RFC 7797). */
+export const SignedDigest = z
+  .object({
+    payload: z.string().describe('The CommitDigest as JSON text, unencoded (`"b64": false`).'),
+    signatures: z
+      .array(z.object({ protected: z.string().describe('base64url of {"alg":"EdDSA","b64":false,"crit":["b64"],"kid":...}'), signature: z.string() }))
+      .describe('One per signing key; empty when the origin has no key.'),
+  })
+  .meta({ id: 'SignedDigest' });
+
 /**
  * `GET /healthz` (gateway/health.ts): for load balancers and operators, not a catalog surface. It
  * describes this gateway process (its release, the builds it runs), so two gateways over one
@@ -332,6 +356,7 @@ export const WIRE = {
   SearchResult,
   AdvisoriesResult,
   CommitsResult,
+  SignedDigest,
 } as const;
 
 export type WireName = keyof typeof WIRE;
@@ -355,6 +380,8 @@ export type SearchHit = z.infer<typeof SearchHit>;
 export type SearchResult = z.infer<typeof SearchResult>;
 export type AdvisoriesResult = z.infer<typeof AdvisoriesResult>;
 export type CommitsResult = z.infer<typeof CommitsResult>;
+export type CommitDigest = z.infer<typeof CommitDigest>;
+export type SignedDigest = z.infer<typeof SignedDigest>;
 
 /**
  * Checks a parsed body against a wire schema. Returns null when it conforms, else one line

@@ -23,3 +23,11 @@ export function weakEtag(hash: string): string {
 export function contentEtag(data: string | Uint8Array): string {
   return weakEtag(contentHash(data));
 }
+
+/**
+ * The full SHA-256 of bytes as `sha256:<64 hex>`: the commit digests (src/digest/), which sign the
+ * store's hash tree and so take the whole hash, not the 128-bit names of the objects.
+ */
+export function sha256Digest(data: string | Uint8Array): string {
+  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}

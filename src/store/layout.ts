@@ -129,7 +129,7 @@ export interface ReleaseInfo {
   tip: CommitInfo | null;
   /** Number of commits on the first-parent chain. */
   commitCount: number;
-  /** The public address of the site the release was built for (absolute URLs in sitemaps, feeds, SBOM namespaces). */
+  /** The public address of the site the release was built for (the absolute URLs of the sitemap, feeds, llms.txt, mirrors, pages). */
   siteUrl: string;
   /**
    * The registry rows whose files `public/` holds (src/surfaces/registry.ts PUBLIC_SURFACE_IDS):

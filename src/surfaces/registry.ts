@@ -21,8 +21,9 @@ import { COMMITS_LIMIT } from '../compose/commits.ts';
  * alias:    an anonymous redirect to a pinned URL.
  * document: an anonymous page or document for people, agents and crawlers (latest state).
  * tool:     the MCP tool server (POST).
+ * digest:   anonymous, about one commit (`{sha}`): the signed digest of its sha-pinned bodies.
  */
-export type Family = 'floating' | 'pinned' | 'alias' | 'document' | 'tool';
+export type Family = 'floating' | 'pinned' | 'alias' | 'document' | 'tool' | 'digest';
 
 /** A query parameter and the rule for values it does not understand (never a 400). */
 export type QueryParameter =
@@ -252,6 +253,18 @@ export const SURFACES = [
   { ...document('llms-full-txt', '/llms-full.txt', CONTENT_TYPE.text, CACHE.pages, 'llms-full.txt', 'beyond SPEC.md: every markdown mirror in one file'), served: true },
   { ...document('sitemap', '/sitemap.xml', CONTENT_TYPE.xml, CACHE.pages, 'sitemap.xml', 'SPEC.md Other read-only surfaces: /sitemap.xml'), served: true },
   { ...document('search-page', '/', CONTENT_TYPE.html, CACHE.pages, 'index.html', 'SPEC.md: the search page (inline listing bundle)'), served: true },
+  {
+    id: 'commit-digest',
+    path: '/api/digests/{sha}.json',
+    method: 'GET',
+    family: 'digest',
+    contentType: CONTENT_TYPE.json,
+    cacheControl: CACHE.digest,
+    body: 'SignedDigest',
+    openapi: false,
+    served: true,
+    source: 'beyond SPEC.md: the signed digest of a commit and its history, for mirrors (docs/deployment.md)',
+  },
   {
     id: 'tool-server',
     path: '/api/mcp',

@@ -26,8 +26,9 @@ const COMMAND_FLAGS: Record<string, [string, string][]> = {
     ['--out', 'PKGCAT_OUT'], ['--repo', 'PKGCAT_REPO'], ['--users', 'PKGCAT_USERS'], ['--port', 'PORT'], ['--host', 'HOST'],
     ['--site-url', 'PKGCAT_SITE_URL'], ['--redis-url', 'PKGCAT_REDIS_URL'], ['--session-dir', 'PKGCAT_SESSION_DIR'],
     ['--trust-proxy', 'PKGCAT_TRUST_PROXY'], ['--poll-seconds', 'PKGCAT_POLL_SECONDS'], ['--accel-redirect', 'PKGCAT_ACCEL_REDIRECT'],
-    ['--composed-cache-mb', 'PKGCAT_COMPOSED_CACHE_MB'], ['--mcp-allowed-hosts', 'PKGCAT_MCP_ALLOWED_HOSTS'],
+    ['--composed-cache-mb', 'PKGCAT_COMPOSED_CACHE_MB'], ['--mcp-allowed-hosts', 'PKGCAT_MCP_ALLOWED_HOSTS'], ['--signing-key', 'PKGCAT_SIGNING_KEY'],
   ],
+  verify: [['--out', 'PKGCAT_OUT'], ['--digest', 'PKGCAT_DIGEST'], ['--key', 'PKGCAT_VERIFY_KEY'], ['--body', 'PKGCAT_BODY'], ['--url', 'PKGCAT_BODY_URL'], ['--quiet', '']],
   user: [['--users', 'PKGCAT_USERS']],
   demo: [['--port', 'PORT'], ['--host', 'HOST'], ['--users', 'PKGCAT_USERS'], ['--site-url', 'PKGCAT_SITE_URL']],
 };
@@ -97,6 +98,10 @@ describe('bad usage: exit 2 and exactly one line on stderr', () => {
     [['build', '--repo', 'r', '--out', 'o'], { PKGCAT_SITE_URL: '/catalog' }, 'pkgcat: PKGCAT_SITE_URL must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "/catalog"'],
     [['serve', '--out', 'x', '--site-url', 'https://pkgs.example.com/?a=1'], {}, 'pkgcat: --site-url must be an absolute http(s) URL without query or fragment, such as https://pkgs.example.com, got "https://pkgs.example.com/?a=1"'],
     [['build', 'extra'], {}, 'pkgcat: build takes no arguments, got "extra"; see pkgcat build --help'],
+    [['verify', '--out', 'o'], {}, 'pkgcat: --digest is required (or set PKGCAT_DIGEST)'],
+    [['verify', '--out', 'o', '--digest', 'd.json', '--body', 'full.json'], {}, 'pkgcat: --body needs --url, the sha-pinned URL it was downloaded from'],
+    [['verify', '--out', 'o', '--digest', 'd.json', '--url', '/api/pkgs/bundle/x.json'], {}, 'pkgcat: --url goes with --body, the downloaded file to check'],
+    [['serve', '--out', 'x', '--signing-key', 'a.pem,'], {}, 'pkgcat: --signing-key must be one file or several separated by commas, got "a.pem,"'],
     [['help', 'frob'], {}, 'pkgcat: unknown command "frob"; see pkgcat --help'],
     // A variable only another command reads does not stop this one.
     [['build', '--out', 'o'], { PORT: 'abc' }, 'pkgcat: --repo is required (or set PKGCAT_REPO)'],

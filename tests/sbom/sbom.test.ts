@@ -13,6 +13,7 @@ import { cp, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { v5 as uuidv5 } from 'uuid';
 import { createCatalogRepo, type CatalogCommit } from '../../demo/catalog-writer.ts';
 import { buildCatalog } from '../../build/build.ts';
 import { paths } from '../../src/store/layout.ts';
@@ -230,13 +231,15 @@ describe('SPDX 2.3: what goes where (docs/sbom.md)', () => {
     doc = await json(`/api/pkgs/bundle/${shas[0]}/app/sbom.json?format=spdx`, true);
   });
 
-  it('document: namespace from the site address, sha and name; created is the commit\'s time', () => {
+  it('document: namespace a urn:uuid: of sha, name and format alone (no site address); created is the commit\'s time', () => {
+    // docs/sbom.md: a UUID v5, in the namespace UUID v5 of the URL https://pkgcat.dev/sbom, of "<sha>/<name>/spdx".
+    const namespace = uuidv5('https://pkgcat.dev/sbom', uuidv5.URL);
     expect(doc).toMatchObject({
       spdxVersion: 'SPDX-2.3',
       dataLicense: 'CC0-1.0',
       SPDXID: 'SPDXRef-DOCUMENT',
       name: `app 2.0.0 at ${shas[0]}`,
-      documentNamespace: `${SITE}/api/pkgs/bundle/${shas[0]}/app/sbom.json?format=spdx`,
+      documentNamespace: `urn:uuid:${uuidv5(`${shas[0]}/app/spdx`, namespace)}`,
       creationInfo: { created: '2026-03-01T12:00:00Z', creators: ['Tool: pkgcat'] },
     });
   });

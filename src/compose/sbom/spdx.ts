@@ -14,13 +14,12 @@
  * - a dangling dependency is a package without `versionInfo`, `downloadLocation: NOASSERTION`,
  *   and a comment saying it is missing.
  *
- * Byte-stable (DECISIONS.md 7): `created` is the commit's pushedAt, `documentNamespace` derives
- * from the site URL, the sha and the name (the
- * document's own pinned URL). Pure.
+ * Byte-stable (DECISIONS.md 7): `created` is the commit's pushedAt, `documentNamespace` is a
+ * `urn:uuid:` of (sha, name, format) alone, so the document is the same wherever it is served. Pure.
  */
 import spdxExpressionParse from 'spdx-expression-parse';
 import type { FullAdvisory } from '../../schemas/wire.ts';
-import { purlOf } from './cyclonedx.ts';
+import { purlOf, sbomSerialNumber } from './cyclonedx.ts';
 import type { SbomComponent, SbomSubject } from './subject.ts';
 
 const NOASSERTION = 'NOASSERTION';
@@ -138,8 +137,8 @@ export function composeSpdx(subject: SbomSubject): unknown {
     dataLicense: 'CC0-1.0',
     SPDXID: 'SPDXRef-DOCUMENT',
     name: `${root.name} ${root.record.version} at ${commit.sha}`,
-    // The pinned URL of this very document: unique per (site, sha, name, format), as SPDX asks.
-    documentNamespace: `${subject.pinnedUrl}?format=spdx`,
+    // Unique per (sha, name, format), as SPDX asks, and independent of the site's address.
+    documentNamespace: sbomSerialNumber(commit.sha, root.name, 'spdx'),
     creationInfo: { created: commit.pushedAt, creators: ['Tool: pkgcat'] },
     packages,
     relationships,

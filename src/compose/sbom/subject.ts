@@ -36,8 +36,6 @@ export interface SbomVulnerability {
 
 export interface SbomSubject {
   readonly commit: CommitInfo;
-  /** The absolute URL of this package's sha-pinned SBOM at this commit, on the site's address (DECISIONS.md 13), without a query. */
-  readonly pinnedUrl: string;
   readonly root: SbomComponent & { readonly record: PackageRecord };
   /** Every other component, sorted by name (present and dangling). */
   readonly components: readonly SbomComponent[];
@@ -46,7 +44,7 @@ export interface SbomSubject {
 }
 
 /** The subject of the SBOM of `closure`'s root at `commit`. */
-export function sbomSubject(commit: CommitInfo, closure: PackageClosure, pinnedUrl: string): SbomSubject {
+export function sbomSubject(commit: CommitInfo, closure: PackageClosure): SbomSubject {
   const runtime = runtimeKeys(closure);
   const component = (record: PackageRecord, scope: ComponentScope): SbomComponent => ({
     name: record.name,
@@ -65,7 +63,7 @@ export function sbomSubject(commit: CommitInfo, closure: PackageClosure, pinnedU
   );
   const dangling = closure.missing.map((name): SbomComponent => ({ name, record: null, scope: runtimeMissing.has(nameKey(name)) ? 'runtime' : 'build', dependsOn: [] }));
   const components = [...present, ...dangling].sort((a, b) => compareNames(a.name, b.name));
-  return { commit, pinnedUrl, root, components, vulnerabilities: vulnerabilitiesOf([root, ...components]) };
+  return { commit, root, components, vulnerabilities: vulnerabilitiesOf([root, ...components]) };
 }
 
 /** A dependency as the document names it: the package's own spelling when it is present. */
