@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { linkFile, linkFileTree } from '../src/store/atomic.ts';
+import { countWritten, linkFile, linkFileTree } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, type ReleaseInfo } from '../src/store/layout.ts';
@@ -40,6 +40,7 @@ async function makeDirectory(file: string): Promise<void> {
 async function writeText(file: string, text: string | Uint8Array): Promise<void> {
   await makeDirectory(file);
   await writeFile(file, text);
+  countWritten(text);
 }
 
 /**

@@ -8,12 +8,14 @@
  * A build run by hand has no channel: every function here then does nothing.
  */
 
+import type { BuildFigures } from '../gateway/metrics.ts';
+
 /** What a build tells the `serve` that runs it. */
 export type BuildMessage =
   /** Another build (that pid) holds the output directory; this one waits for it. */
   | { kind: 'waiting'; holder: number | null }
-  /** Done: `tip` is published (`releaseId` null: it already was). */
-  | { kind: 'done'; tip: string; releaseId: string | null }
+  /** Done: `tip` is published (`releaseId` null: it already was), with the figures of the build metrics. */
+  | { kind: 'done'; tip: string; releaseId: string | null; figures: BuildFigures }
   /** Failed, with the one line `pkgcat build` prints (without its `pkgcat: ` prefix). */
   | { kind: 'failed'; reason: string };
 

@@ -2,6 +2,7 @@
 import { buildCatalog } from '../build/build.ts';
 import { endWithParent, tellParent } from './build-channel.ts';
 import { checkDirectory } from './errors.ts';
+import { writtenSoFar } from '../src/store/atomic.ts';
 
 export async function runBuild(options: { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean }): Promise<number> {
   // Run by `serve --repo`: never outlive it (build-channel.ts).
@@ -27,6 +28,9 @@ export async function runBuild(options: { repo: string; out: string; siteUrl: st
   } else {
     process.stderr.write(`pkgcat: built ${result.composed} new of ${result.commits} commits in ${seconds} s; published ${result.tip.slice(0, 12)}${problems}\n`);
   }
-  await tellParent({ kind: 'done', tip: result.tip, releaseId: result.releaseId });
+  const written = writtenSoFar();
+  const diagnostics: Record<string, number> = {};
+  for (const { level } of result.diagnostics) diagnostics[level] = (diagnostics[level] ?? 0) + 1;
+  await tellParent({ kind: 'done', tip: result.tip, releaseId: result.releaseId, figures: { composed: result.composed, files: written.files, bytes: written.bytes, diagnostics } });
   return 0;
 }

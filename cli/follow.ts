@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitDirectory, readMainSha } from '../src/catalog/git.ts';
 import type { BuildStatus } from '../gateway/health.ts';
+import type { BuildFigures, GatewayMetrics } from '../gateway/metrics.ts';
 import type { BuildMessage } from './build-channel.ts';
 
 const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
@@ -31,6 +32,8 @@ export interface FollowOptions {
   /** The public site URL the builds write into each release (`build --site-url`). */
   siteUrl: string;
   log: (line: string) => void;
+  /** Where each build's result, duration and figures are counted. */
+  metrics?: GatewayMetrics;
 }
 
 /** How a build child ended. */
@@ -40,6 +43,9 @@ interface BuildOutcome {
   tip: string | null;
   /** Its one-line reason, from its `failed` message. */
   failure: string | null;
+  /** Whether it published a release, and its figures, from its `done` message. */
+  published: boolean;
+  figures: BuildFigures | null;
 }
 
 export class MainFollower {
@@ -134,17 +140,20 @@ export class MainFollower {
     const { repo, out, siteUrl } = this.#options;
     const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--wait', ...(quiet ? ['--quiet'] : [])];
     return new Promise((resolve) => {
-      const outcome: BuildOutcome = { code: 1, tip: null, failure: null };
+      const outcome: BuildOutcome = { code: 1, tip: null, failure: null, published: false, figures: null };
+      const started = performance.now();
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       this.#child = child;
       child.on('message', (message: BuildMessage) => {
         if (message.kind === 'waiting') this.#waitingFor = message.holder;
-        else if (message.kind === 'done') outcome.tip = message.tip;
+        else if (message.kind === 'done') Object.assign(outcome, { tip: message.tip, published: message.releaseId !== null, figures: message.figures });
         else if (message.kind === 'failed') outcome.failure = message.reason;
       });
       const ended = (code: number) => {
         this.#child = null;
         this.#waitingFor = null;
+        const result = code !== 0 ? 'failed' : outcome.published ? 'published' : 'unchanged';
+        this.#options.metrics?.build(result, (performance.now() - started) / 1000, code === 0 ? outcome.figures : null);
         resolve({ ...outcome, code });
       };
       child.once('error', (error) => {

@@ -16,7 +16,7 @@ type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'quiet' | 'wait' | 'help' | 'version';
+  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'metrics-port' | 'metrics-host' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -34,6 +34,7 @@ const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_POLL_SECONDS = 2;
 const DEFAULT_COMPOSED_CACHE_MB = 1024;
+const DEFAULT_METRICS_HOST = '127.0.0.1';
 
 const FLAGS: Record<FlagName, Flag> = {
   repo: { type: 'string', env: 'PKGCAT_REPO', value: '<dir>', help: 'the catalog git repository (see docs/catalog-format.md)' },
@@ -48,6 +49,8 @@ const FLAGS: Record<FlagName, Flag> = {
   'poll-seconds': { type: 'string', env: 'PKGCAT_POLL_SECONDS', value: '<n>', help: `with --repo: how often to check main when file events are missed, in seconds above 0 (default ${DEFAULT_POLL_SECONDS})` },
   'accel-redirect': { type: 'string', env: 'PKGCAT_ACCEL_REDIRECT', value: '<path>', help: 'behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat; see docs/deployment.md)' },
   'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
+  'metrics-port': { type: 'string', env: 'PKGCAT_METRICS_PORT', value: '<n>', help: 'serve GET /metrics (Prometheus) on a listener of its own on this port, 0 picks a free one; none when unset (see docs/deployment.md)' },
+  'metrics-host': { type: 'string', env: 'PKGCAT_METRICS_HOST', value: '<addr>', help: `address of the metrics listener (default ${DEFAULT_METRICS_HOST}: keep it off the public interface)` },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -70,7 +73,7 @@ interface Command {
   examples: string[];
 }
 
-const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb'];
+const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'metrics-port', 'metrics-host'];
 
 const COMMANDS: Record<CommandName, Command> = {
   build: {
@@ -218,6 +221,9 @@ export interface Settings {
   accelRedirect?: string;
   /** Disk space for the gateway's bodies composed on request, in MiB. */
   composedCacheMb: number;
+  /** The metrics listener's port; undefined: no metrics listener. */
+  metricsPort?: number;
+  metricsHost: string;
   quiet: boolean;
   wait: boolean;
 }
@@ -318,6 +324,8 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     pollSeconds: pollSeconds(take('poll-seconds')),
     accelRedirect: accelRedirect(take('accel-redirect')),
     composedCacheMb: composedCacheMb(take('composed-cache-mb')),
+    metricsPort: take('metrics-port') ? port(take('metrics-port')) : undefined,
+    metricsHost: text('metrics-host') ?? DEFAULT_METRICS_HOST,
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };

@@ -30,8 +30,14 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   if (!settings.redisUrl || !settings.sessionSecret) await checkDirectory(settings.sessionDir, 'the session directory', { writable: true });
   if (repo) (await CatalogRepo.open(repo)).close(); // An unusable repository fails here, in one line, before anything starts.
 
-  const { startServer, ListenError } = await import('../gateway/server.ts');
+  const [{ startServer, ListenError }, { GatewayMetrics }, { startMetricsServer }] = await Promise.all([
+    import('../gateway/server.ts'),
+    import('../gateway/metrics.ts'),
+    import('../gateway/metrics-server.ts'),
+  ]);
+  const metrics = new GatewayMetrics({ processMetrics: true });
   let server;
+  let metricsServer;
   let follower: MainFollower | null = null;
   try {
     server = await startServer({
@@ -47,10 +53,22 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       accelRedirect: settings.accelRedirect,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
+      metrics,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new Failure(listenFailure(error.code, error.address));
     throw error;
+  }
+  metrics.watch({ buildRunning: () => follower?.status().running ?? false });
+  if (settings.metricsPort !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(metrics, settings.metricsHost, settings.metricsPort);
+    } catch (error) {
+      await server.close();
+      const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      const address = `${settings.metricsHost.includes(':') ? `[${settings.metricsHost}]` : settings.metricsHost}:${settings.metricsPort}`;
+      throw new Failure(listenFailure(code, address, METRICS_LISTENER));
+    }
   }
 
   // From here on, SIGTERM and SIGINT stop gracefully (before, their default action ends the process).
@@ -64,6 +82,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       log(`${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`);
     }
     log(`serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`);
+    if (metricsServer) log(`metrics for Prometheus on ${metricsServer.url}/metrics`);
     if (settings.accelRedirect) log(`X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
     log(
       settings.users
@@ -72,7 +91,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     );
     if (repo) {
       // The builds write the site URL into the release: the configured one, else this address.
-      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log });
+      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log, metrics });
       await follower.start();
     }
     const signal = await signalled;
@@ -91,21 +110,31 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   } finally {
     await follower?.stop();
     await server.close();
+    await metricsServer?.close();
   }
 }
 
-/** Why the gateway could not listen, and what the operator can change. */
-function listenFailure(code: string, address: string): string {
+/** The flags that choose a listener's port and address, as a message names them. */
+interface ListenerFlags {
+  readonly port: string;
+  readonly host: string;
+}
+
+const GATEWAY_LISTENER: ListenerFlags = { port: '--port (or PORT)', host: '--host (or HOST)' };
+const METRICS_LISTENER: ListenerFlags = { port: '--metrics-port (or PKGCAT_METRICS_PORT)', host: '--metrics-host (or PKGCAT_METRICS_HOST)' };
+
+/** Why a listener could not listen, and what the operator can change. */
+function listenFailure(code: string, address: string, flags: ListenerFlags = GATEWAY_LISTENER): string {
   switch (code) {
     case 'EADDRINUSE':
-      return `cannot listen on ${address}: another process is using that port; stop it, or choose another --port (or PORT)`;
+      return `cannot listen on ${address}: another process is using that port; stop it, or choose another ${flags.port}`;
     case 'EADDRNOTAVAIL':
-      return `cannot listen on ${address}: that address is not one of this machine's; choose another --host (or HOST)`;
+      return `cannot listen on ${address}: that address is not one of this machine's; choose another ${flags.host}`;
     case 'EACCES':
-      return `cannot listen on ${address}: permission denied (ports below 1024 need privileges); choose another --port (or PORT)`;
+      return `cannot listen on ${address}: permission denied (ports below 1024 need privileges); choose another ${flags.port}`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `cannot listen on ${address}: the host name does not resolve; choose another --host (or HOST)`;
+      return `cannot listen on ${address}: the host name does not resolve; choose another ${flags.host}`;
     default:
       return `cannot listen on ${address}: ${code}`;
   }

@@ -5,13 +5,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
+import { createAuth, createSessionStore, loadOrCreateSecret, type PkgcatSessionStore } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
 import { createGateway } from './app.ts';
 import type { CatalogLimits, CatalogStats } from './catalog.ts';
 import type { WorkObserver } from './encoding.ts';
 import type { BuildStatus } from './health.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { AccessEntry } from './observe.ts';
 
 export interface ServerOptions {
   out: string;
@@ -39,6 +41,10 @@ export interface ServerOptions {
   /** The clock of `/healthz` (GatewayOptions.now); tests inject one. */
   now?: () => number;
   log?: (line: string) => void;
+  /** Where requests, tool calls, sign-ins and the session store are counted (GatewayOptions.metrics). */
+  metrics?: GatewayMetrics;
+  /** The access log (GatewayOptions.accessLog). */
+  accessLog?: (entry: AccessEntry) => void;
 }
 
 export interface RunningServer {
@@ -138,6 +144,11 @@ function drain(server: Server): { readonly inFlight: number; close(graceMs: numb
   };
 }
 
+/** Whether the session store answers: SQLite is a file in this process; Redis, its client's connection. */
+function sessionStoreUp(store: PkgcatSessionStore): boolean {
+  return store.kind === 'sqlite' || (store as unknown as { client?: { isReady?: boolean } }).client?.isReady === true;
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const accelRedirect = options.accelRedirect ? accelPrefix(options.accelRedirect) : undefined;
   const secret = options.sessionSecret
@@ -166,8 +177,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const draining = drain(server);
     const { app, catalog } = createGateway({
       out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
-      buildStatus: options.buildStatus, now: options.now, log: options.log,
+      buildStatus: options.buildStatus, now: options.now, log: options.log, metrics: options.metrics, accessLog: options.accessLog,
     });
+    catalog.metrics.watch({ sessionStore: () => ({ kind: store.kind, up: sessionStoreUp(store) }) });
     server.on('request', app);
     let closing: Promise<void> | null = null;
     return {

@@ -102,11 +102,24 @@ async function callTool({ name, arguments: args }: CallToolRequest['params'], co
   }
 }
 
+/** callTool, counted in the metrics by tool (an unknown name as `unknown`: the label set stays bounded) and result. */
+async function countedCall(params: CallToolRequest['params'], context: ToolContext, log: (line: string) => void): Promise<CallToolResult> {
+  const tool = BY_NAME.has(params.name) ? params.name : 'unknown';
+  try {
+    const result = await callTool(params, context, log);
+    context.catalog.metrics.toolCall(tool, result.isError ? 'error' : 'success');
+    return result;
+  } catch (error) {
+    context.catalog.metrics.toolCall(tool, 'protocol_error');
+    throw error;
+  }
+}
+
 export function createToolServer(context: ToolContext, log: (line: string) => void): Server {
   const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...DEFINITIONS] }));
   // The SDK checks a tools/call against its own schema and answers a bad one -32602; given its
   // full schema here, it would parse first and answer the same mistake -32603 (internal error).
-  server.setRequestHandler(ANY_TOOLS_CALL, (request) => callTool((request as CallToolRequest).params, context, log));
+  server.setRequestHandler(ANY_TOOLS_CALL, (request) => countedCall((request as CallToolRequest).params, context, log));
   return server;
 }
