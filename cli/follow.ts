@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { gitDirectory, readMainSha } from '../src/catalog/git.ts';
 import type { BuildStatus } from '../gateway/health.ts';
 import type { BuildFigures, GatewayMetrics } from '../gateway/metrics.ts';
+import { logFormat, type Logger } from '../src/log.ts';
 import type { BuildMessage } from './build-channel.ts';
 
 const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
@@ -31,7 +32,7 @@ export interface FollowOptions {
   pollSeconds: number;
   /** The public site URL the builds write into each release (`build --site-url`). */
   siteUrl: string;
-  log: (line: string) => void;
+  log: Logger;
   /** Where each build's result, duration and figures are counted. */
   metrics?: GatewayMetrics;
 }
@@ -114,8 +115,8 @@ export class MainFollower {
     if (tip === null || tip === this.#built) return;
     if (this.#failed?.tip === tip && Date.now() < this.#failed.retryAt) return;
     const first = this.#built === null && this.#failed === null;
-    if (this.#failed?.tip === tip) this.#options.log(`building ${tip.slice(0, 12)} again`);
-    else if (!first) this.#options.log(`main moved to ${tip.slice(0, 12)}; building`);
+    if (this.#failed?.tip === tip) this.#options.log.info('follow.retrying', `building ${tip.slice(0, 12)} again`, { tip });
+    else if (!first) this.#options.log.info('follow.main_moved', `main moved to ${tip.slice(0, 12)}; building`, { tip });
     // The first build shows its progress; the later ones, a line when they are done.
     const outcome = await this.#build(!first);
     if (this.#stopped) return;
@@ -129,16 +130,19 @@ export class MainFollower {
     const retrySeconds = Math.min(this.#options.pollSeconds * 2 ** (times - 1), MAX_RETRY_SECONDS);
     this.#failed = { tip, times, retryAt: Date.now() + retrySeconds * 1000 };
     this.#lastFailure = outcome.failure ?? `the build exited with status ${outcome.code}`;
-    this.#options.log(
+    this.#options.log.error(
+      'follow.build_failed',
       `the build of ${tip.slice(0, 12)} failed (exit ${outcome.code}); still serving the previous release; ` +
         `trying again in ${retrySeconds} s, or when main moves`,
+      { tip, exitCode: outcome.code, reason: this.#lastFailure, retrySeconds },
     );
   }
 
   /** Runs `pkgcat build --wait` in a child bound to this process; resolves when it has ended. */
   #build(quiet: boolean): Promise<BuildOutcome> {
     const { repo, out, siteUrl } = this.#options;
-    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--wait', ...(quiet ? ['--quiet'] : [])];
+    // The build logs in the same format as this process, to the same stderr.
+    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--log-format', logFormat(), '--wait', ...(quiet ? ['--quiet'] : [])];
     return new Promise((resolve) => {
       const outcome: BuildOutcome = { code: 1, tip: null, failure: null, published: false, figures: null };
       const started = performance.now();

@@ -11,12 +11,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tellParent } from './build-channel.ts';
 import { describeSystemError, Failure, UsageError } from './errors.ts';
+import { configureLog, log, type LogFormat } from '../src/log.ts';
 
 type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'metrics-port' | 'metrics-host' | 'quiet' | 'wait' | 'help' | 'version';
+  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'metrics-port' | 'metrics-host' | 'log-format' | 'access-log' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -51,6 +52,8 @@ const FLAGS: Record<FlagName, Flag> = {
   'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
   'metrics-port': { type: 'string', env: 'PKGCAT_METRICS_PORT', value: '<n>', help: 'serve GET /metrics (Prometheus) on a listener of its own on this port, 0 picks a free one; none when unset (see docs/deployment.md)' },
   'metrics-host': { type: 'string', env: 'PKGCAT_METRICS_HOST', value: '<addr>', help: `address of the metrics listener (default ${DEFAULT_METRICS_HOST}: keep it off the public interface)` },
+  'log-format': { type: 'string', env: 'PKGCAT_LOG_FORMAT', value: '<json|text>', help: 'json: one JSON object per line (level, time, event, msg, ...); text: lines for a person (default: text on a terminal, json otherwise; see docs/deployment.md)' },
+  'access-log': { type: 'string', env: 'PKGCAT_ACCESS_LOG', value: '<on|off>', help: 'one http.request line per answered request (default: on with --log-format json, off with text)' },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -73,7 +76,7 @@ interface Command {
   examples: string[];
 }
 
-const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'metrics-port', 'metrics-host'];
+const SERVE_FLAGS: FlagName[] = ['users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'metrics-port', 'metrics-host', 'log-format', 'access-log'];
 
 const COMMANDS: Record<CommandName, Command> = {
   build: {
@@ -84,7 +87,7 @@ const COMMANDS: Record<CommandName, Command> = {
       'surfaces that float with the latest commit, and publishes them atomically: a build that fails or is\n' +
       'killed leaves <dir> serving what it served before. Running it again with no new commit does nothing.\n' +
       'Problems in the catalog data are printed with commit, path and reason, and never stop the build.',
-    flags: ['repo', 'out', 'site-url', 'quiet', 'wait'],
+    flags: ['repo', 'out', 'site-url', 'log-format', 'quiet', 'wait'],
     flagHelp: {
       repo: 'the catalog git repository to build (see docs/catalog-format.md)',
       out: 'the output directory; created when missing',
@@ -224,6 +227,9 @@ export interface Settings {
   /** The metrics listener's port; undefined: no metrics listener. */
   metricsPort?: number;
   metricsHost: string;
+  logFormat: LogFormat;
+  /** The access log: one line per answered request. */
+  accessLog: boolean;
   quiet: boolean;
   wait: boolean;
 }
@@ -242,7 +248,7 @@ const seeHelp = (command: CommandName | undefined) => `see pkgcat ${command ? `$
  * parseArgs is run non-strict only to split argv into tokens, so its verbose errors never reach a
  * user).
  */
-export function parseCommandLine(argv: string[], env: Env): Parsed {
+export function parseCommandLine(argv: string[], env: Env, stderrIsTerminal = false): Parsed {
   const options = Object.fromEntries(
     Object.entries(FLAGS).map(([name, flag]) => [name, flag.short ? { type: flag.type, short: flag.short } : { type: flag.type }]),
   );
@@ -290,7 +296,7 @@ export function parseCommandLine(argv: string[], env: Env): Parsed {
   if (command === 'user' ? args[0] !== 'add' || args.length !== expected : args.length > 0) {
     throw new UsageError(command === 'user' ? `usage: ${COMMANDS.user.usage[0]}; ${seeHelp('user')}` : `${command} takes no arguments, got "${args.join(' ')}"; ${seeHelp(command)}`);
   }
-  return { kind: 'run', command, args, settings: readSettings(COMMANDS[command], values, env) };
+  return { kind: 'run', command, args, settings: readSettings(COMMANDS[command], values, env, stderrIsTerminal) };
 }
 
 function unknownCommand(name: string): never {
@@ -298,7 +304,7 @@ function unknownCommand(name: string): never {
 }
 
 /** A value and where it came from, for messages: the flag, or the environment variable. */
-function readSettings(command: Command, values: Map<FlagName, string | true>, env: Env): Settings {
+function readSettings(command: Command, values: Map<FlagName, string | true>, env: Env, stderrIsTerminal: boolean): Settings {
   const { flags } = command;
   const take = (name: FlagName): { raw: string; source: string } | undefined => {
     if (!flags.includes(name)) return undefined;
@@ -310,6 +316,7 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     return variable && fromEnv ? { raw: fromEnv, source: variable } : undefined;
   };
   const text = (name: FlagName) => take(name)?.raw;
+  const format = logFormat(take('log-format'), stderrIsTerminal);
   return {
     repo: text('repo'),
     out: text('out'),
@@ -326,9 +333,24 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     composedCacheMb: composedCacheMb(take('composed-cache-mb')),
     metricsPort: take('metrics-port') ? port(take('metrics-port')) : undefined,
     metricsHost: text('metrics-host') ?? DEFAULT_METRICS_HOST,
+    logFormat: format,
+    accessLog: onOff(take('access-log')) ?? format === 'json',
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };
+}
+
+/** `--log-format`: json or text; unset, text for a person at a terminal and json for a machine. */
+function logFormat(value: { raw: string; source: string } | undefined, terminal: boolean): LogFormat {
+  if (!value) return terminal ? 'text' : 'json';
+  if (value.raw !== 'json' && value.raw !== 'text') throw new UsageError(`${value.source} must be json or text, got "${value.raw}"`);
+  return value.raw;
+}
+
+function onOff(value: { raw: string; source: string } | undefined): boolean | undefined {
+  if (!value) return undefined;
+  if (value.raw !== 'on' && value.raw !== 'off') throw new UsageError(`${value.source} must be on or off, got "${value.raw}"`);
+  return value.raw === 'on';
 }
 
 function port(value: { raw: string; source: string } | undefined): number {
@@ -381,7 +403,7 @@ function required(value: string | undefined, flag: FlagName): string {
 
 export async function main(argv: string[], env: Env): Promise<number> {
   try {
-    const parsed = parseCommandLine(argv, env);
+    const parsed = parseCommandLine(argv, env, process.stderr.isTTY === true);
     switch (parsed.kind) {
       case 'version':
         process.stdout.write(`${version()}\n`);
@@ -394,6 +416,8 @@ export async function main(argv: string[], env: Env): Promise<number> {
         return 2;
     }
     const { command, args, settings } = parsed;
+    // `user add` talks to the person typing a password: its lines stay text.
+    if (command !== 'user') configureLog(settings.logFormat);
     switch (command) {
       case 'build': {
         const { runBuild } = await import('./build.ts');
@@ -403,6 +427,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
           siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
           quiet: settings.quiet,
           wait: settings.wait,
+          logFormat: settings.logFormat,
         });
       }
       case 'serve': {
@@ -433,7 +458,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
       return 2;
     }
     const message = error instanceof Failure ? error.message : (describeSystemError(error) ?? firstLine(error));
-    process.stderr.write(`pkgcat: ${message}\n`);
+    log.fatal('cli.failed', message);
     // A build run by `serve --repo` tells it why, for /healthz (cli/build-channel.ts).
     await tellParent({ kind: 'failed', reason: message });
     return 1;

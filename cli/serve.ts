@@ -10,8 +10,10 @@
  */
 import { CatalogRepo } from '../src/catalog/git.ts';
 import { currentReleaseId } from '../src/store/layout.ts';
+import { log } from '../src/log.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { MainFollower } from './follow.ts';
+import type { AccessEntry } from '../gateway/observe.ts';
 import type { Settings } from './main.ts';
 
 /** How long requests in flight may take to finish after SIGTERM before their connections are cut (ms). */
@@ -23,7 +25,6 @@ export interface ServeSettings extends Settings {
 }
 
 export async function runServe(settings: ServeSettings): Promise<number> {
-  const log = (line: string) => process.stderr.write(`pkgcat: ${line}\n`);
   const { out, repo } = settings;
   // With --repo, serve's builds write --out; without, another process does and serve only reads it.
   await checkDirectory(out, 'the output directory', { writable: Boolean(repo) });
@@ -54,6 +55,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
       metrics,
+      accessLog: settings.accessLog ? accessLine : undefined,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new Failure(listenFailure(error.code, error.address));
@@ -79,12 +81,13 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   try {
     // Said once, at start; serve keeps going (404 until a build appears), as docs/decisions.md explains.
     if (!repo && (await currentReleaseId(out).catch(() => null)) === null) {
-      log(`${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`);
+      log.warn('serve.no_release', `${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`, { out });
     }
-    log(`serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`);
-    if (metricsServer) log(`metrics for Prometheus on ${metricsServer.url}/metrics`);
-    if (settings.accelRedirect) log(`X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
-    log(
+    log.info('serve.listening', `serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`, { out, url: server.url, repo: repo ?? null });
+    if (metricsServer) log.info('serve.metrics_listening', `metrics for Prometheus on ${metricsServer.url}/metrics`, { url: `${metricsServer.url}/metrics` });
+    if (settings.accelRedirect) log.info('serve.accel_redirect', `X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
+    log.info(
+      'serve.sign_in',
       settings.users
         ? `sign in at ${server.url}/auth/login; add a user with: npx pkgcat user add <name> --users ${settings.users}`
         : 'no --users file: anonymous surfaces only; sha-pinned bundles need: --users <file> and npx pkgcat user add <name> --users <file>',
@@ -96,22 +99,28 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     }
     const signal = await signalled;
     const second = () => {
-      log('a second signal: stopping now');
+      log.warn('serve.second_signal', 'a second signal: stopping now');
       process.exit(1);
     };
     process.once('SIGINT', second);
     process.once('SIGTERM', second);
     const inFlight = server.inFlight();
     const stopped = Promise.all([follower?.stop(), server.close({ graceMs: SHUTDOWN_GRACE_MS })]);
-    log(`${signal}: stopping; no new connections, finishing ${inFlight} requests in flight${follower ? ', ending the build' : ''}`);
+    log.info('serve.stopping', `${signal}: stopping; no new connections, finishing ${inFlight} requests in flight${follower ? ', ending the build' : ''}`, { signal, inFlight });
     await stopped;
-    log('stopped');
+    log.info('serve.stopped', 'stopped');
     return 0;
   } finally {
     await follower?.stop();
     await server.close();
     await metricsServer?.close();
   }
+}
+
+/** The access log's line: the route (a registry row id), never the path, which may hold anything a client sends. */
+function accessLine(entry: AccessEntry): void {
+  const aborted = entry.aborted ? ' (the client went away)' : '';
+  log.info('http.request', `${entry.method} ${entry.route} ${entry.status} ${entry.bytes} B ${entry.durationMs} ms ${entry.requestId}${aborted}`, { ...entry });
 }
 
 /** The flags that choose a listener's port and address, as a message names them. */

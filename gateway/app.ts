@@ -5,6 +5,7 @@
  */
 import { lstat } from 'node:fs/promises';
 import express, { type RequestHandler } from 'express';
+import { log as processLog } from '../src/log.ts';
 import { paths } from '../src/store/layout.ts';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
@@ -24,7 +25,7 @@ export interface GatewayOptions {
   trustProxy?: boolean | string | number;
   /** The public address of the site (DECISIONS.md 13), for the surfaces that print absolute URLs. */
   siteUrl?: string;
-  /** Where unexpected errors are reported (default: stderr). */
+  /** Where unexpected errors are reported (default: the process's log, as `gateway.error` events). */
   log?: (line: string) => void;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
   limits?: CatalogLimits;
@@ -68,7 +69,7 @@ export interface Gateway {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
+  const log = options.log ?? ((line: string) => processLog.error('gateway.error', line));
   const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe, metrics: options.metrics });
   const routes = servedSurfaces();
   catalog.metrics.watch({ release: () => releaseFigures(options.out, catalog), caches: () => catalog.cacheFigures(), now: options.now });

@@ -24,7 +24,7 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** What one answered request was, for the access log. */
 export interface AccessEntry {
-  readonly id: string;
+  readonly requestId: string;
   readonly method: string;
   readonly route: string;
   readonly status: number;
@@ -84,7 +84,7 @@ export function observeRequests(options: ObserveOptions): RequestHandler {
       const encoding = String(res.getHeader('content-encoding') ?? 'identity');
       options.metrics.request(route, req.method, res.statusCode, seconds, bytes, encoding);
       if (route === 'auth-login' && req.method === 'POST') options.metrics.signIn(signInOutcome(res.statusCode));
-      options.access?.({ id, method: req.method, route, status: res.statusCode, bytes, encoding, durationMs: Math.round(seconds * 1e4) / 10, aborted });
+      options.access?.({ requestId: id, method: req.method, route, status: res.statusCode, bytes, encoding, durationMs: Math.round(seconds * 1e4) / 10, aborted });
     };
     res.once('finish', () => settle(false));
     res.once('close', () => settle(!res.writableFinished));

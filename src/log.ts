@@ -29,12 +29,8 @@ export interface Logger {
 /** Fields that must never be printed, wherever a caller puts them: censored in the JSON format. */
 export const REDACTED_FIELDS = ['password', 'cookie', 'cookies', 'session', 'sessionId', 'sid', 'secret', 'authorization'] as const;
 
-/** A log line is one line: a message with a newline (a stack) keeps its first line in the text format. */
-const oneLine = (message: string) => message.replace(/\r?\n[\s\S]*$/, '');
-
 function textLogger(write: (line: string) => void): Logger {
-  const line = (message: string) => write(`pkgcat: ${oneLine(message)}\n`);
-  return { info: (_event, message) => line(message), warn: (_event, message) => line(message), error: (_event, message) => line(message), fatal: (_event, message) => line(message) };
+  return lineLogger((message) => write(`pkgcat: ${message}\n`));
 }
 
 function jsonLogger(destination: pino.DestinationStream): Logger {
@@ -50,6 +46,11 @@ function jsonLogger(destination: pino.DestinationStream): Logger {
   );
   const at = (level: LogLevel) => (event: string, message: string, fields: LogFields = {}) => logger[level]({ ...fields, event }, message);
   return { info: at('info'), warn: at('warn'), error: at('error'), fatal: at('fatal') };
+}
+
+/** A log that hands each message to `take` (tests collect lines with it). */
+export function lineLogger(take: (message: string) => void): Logger {
+  return { info: (_event, message) => take(message), warn: (_event, message) => take(message), error: (_event, message) => take(message), fatal: (_event, message) => take(message) };
 }
 
 /** A log in `format` writing to stderr (or `write`, for tests). Lines are written synchronously: none is lost at exit. */

@@ -21,6 +21,7 @@ import { sendLoginPage } from './login-page.ts';
 import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts';
 import { UsersFile, verifyUser } from './users.ts';
 import { SESSION_COOKIE } from '../../src/http/session.ts';
+import { log } from '../../src/log.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -62,8 +63,8 @@ export interface Auth {
   readonly requireSession: RequestHandler;
 }
 
-function log(message: string, error: unknown): void {
-  console.error(`pkgcat: ${message}: ${error instanceof Error ? error.message : String(error)}`);
+function logFailure(event: string, message: string, error: unknown): void {
+  log.error(event, `${message}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** Browsers mark cross-site requests; a sign-in or sign-out from another site is refused. */
@@ -114,7 +115,7 @@ export function createAuth(options: AuthOptions): Auth {
   const sessionMiddleware: RequestHandler = (req, res, next) => {
     expressSession(req, res, (error?: unknown) => {
       if (error === undefined || error === null || error === 'route' || error === 'router') return next(error);
-      log('session store', error);
+      logFailure('auth.session_store_failed', 'session store', error);
       // express-session reports a failed save or touch after the response is written: only log it.
       if (res.headersSent) return;
       next(sessionStoreUnavailable());
@@ -132,7 +133,7 @@ export function createAuth(options: AuthOptions): Auth {
     if (!req.session) throw new Error('createAuth: mount sessionMiddleware before the auth router');
     if (secure === true && !req.secure && !warnedInsecure) {
       warnedInsecure = true;
-      console.error('pkgcat: secure cookies are required but this sign-in came over plain HTTP; the browser gets no cookie (set trust proxy behind a TLS proxy)');
+      log.warn('auth.insecure_sign_in', 'secure cookies are required but this sign-in came over plain HTTP; the browser gets no cookie (set trust proxy behind a TLS proxy)');
     }
     // A fresh session id at every sign-in: a session id planted before sign-in is worth nothing.
     await promisify((done) => req.session.regenerate(done));
@@ -159,7 +160,7 @@ export function createAuth(options: AuthOptions): Auth {
   const router = express.Router();
   router.get('/login', async (req, res) => {
     const username = req.session?.username;
-    const loaded = users === null ? null : await users.get().catch((error: unknown) => (log('users file', error), null));
+    const loaded = users === null ? null : await users.get().catch((error: unknown) => (logFailure('auth.users_file_failed', 'users file', error), null));
     sendLoginPage(res, {
       base: req.baseUrl,
       next: safeNext(req.query.next),
@@ -214,7 +215,7 @@ export function createAuth(options: AuthOptions): Auth {
       const live = typeof signedInAt === 'number' && Date.now() - signedInAt < maxAgeMs;
       // A removed user is signed out at once, on every gateway reading the same users file.
       const known = live && users !== null && (await users.get()).users.has(username);
-      if (!known) await promisify((done) => current.destroy(done)).catch((error) => log('session store', error));
+      if (!known) await promisify((done) => current.destroy(done)).catch((error) => logFailure('auth.session_store_failed', 'session store', error));
       return known;
     };
     // A failed check (the users file unreadable) goes to the error handler: logged, 500 `internal`.

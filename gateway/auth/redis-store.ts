@@ -7,6 +7,7 @@ import { RedisStore } from 'connect-redis';
 import type { Store as RateLimitStore } from 'express-rate-limit';
 import { RedisStore as RateLimitRedisStore, type RedisReply } from 'rate-limit-redis';
 import { createClient } from 'redis';
+import { log } from '../../src/log.ts';
 import type { LoginLimiterName } from './rate-limit.ts';
 import type { PkgcatSessionStore } from './session-store.ts';
 
@@ -78,7 +79,7 @@ export async function createRedisSessionStore(options: RedisSessionStoreOptions)
     const now = Date.now();
     if (now - lastLogged < 30_000) return;
     lastLogged = now;
-    console.error(`pkgcat: session store Redis ${shown}: ${error.message}`);
+    log.error('auth.redis_error', `session store Redis ${shown}: ${error.message}`);
   });
 
   let timer: NodeJS.Timeout | undefined;
