@@ -19,6 +19,8 @@ import { gitDirectory, readMainSha } from '../src/catalog/git.ts';
 import type { BuildStatus } from '../gateway/health.ts';
 import type { BuildFigures, GatewayMetrics } from '../gateway/metrics.ts';
 import { logFormat, type Logger } from '../src/log.ts';
+import type { BuildProgress } from '../build/build.ts';
+import type { BuildingStatus } from '../gateway/building-page.ts';
 import type { BuildMessage } from './build-channel.ts';
 
 const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
@@ -35,6 +37,8 @@ export interface FollowOptions {
   log: Logger;
   /** Where each build's result, duration and figures are counted. */
   metrics?: GatewayMetrics;
+  /** Called once, when the first build succeeds (`npm start` then says where to go). */
+  onFirstPublished?: () => void;
 }
 
 /** How a build child ended. */
@@ -58,6 +62,8 @@ export class MainFollower {
   #child: ChildProcess | null = null;
   #waitingFor: number | null = null;
   #lastFailure: string | null = null;
+  /** How far the running build has got, from its `progress` messages. */
+  #progress: BuildProgress | null = null;
   /** The tip whose build failed, how many times in a row, and when to try it again (ms). */
   #failed: { tip: string; times: number; retryAt: number } | null = null;
   #stopped = false;
@@ -86,6 +92,17 @@ export class MainFollower {
   /** For `/healthz`. */
   status(): BuildStatus {
     return { running: this.#child !== null, waitingFor: this.#waitingFor, lastFailure: this.#lastFailure };
+  }
+
+  /** For the page a person sees before the first release has pages (gateway/building-page.ts). */
+  building(): BuildingStatus {
+    const progress = this.#progress;
+    return {
+      running: this.#child !== null,
+      composed: progress?.phase === 'composing' ? { done: progress.done, total: progress.total } : undefined,
+      publishing: progress?.phase === 'publishing',
+      failed: this.#lastFailure !== null,
+    };
   }
 
   /** Starts a build when main moved; one build at a time, and one more if it moved meanwhile. */
@@ -121,6 +138,7 @@ export class MainFollower {
     const outcome = await this.#build(!first);
     if (this.#stopped) return;
     if (outcome.code === 0) {
+      if (this.#built === null) this.#options.onFirstPublished?.();
       this.#built = outcome.tip ?? tip;
       this.#lastFailure = null;
       this.#failed = null;
@@ -150,12 +168,14 @@ export class MainFollower {
       this.#child = child;
       child.on('message', (message: BuildMessage) => {
         if (message.kind === 'waiting') this.#waitingFor = message.holder;
+        else if (message.kind === 'progress') this.#progress = message.progress;
         else if (message.kind === 'done') Object.assign(outcome, { tip: message.tip, published: message.releaseId !== null, figures: message.figures });
         else if (message.kind === 'failed') outcome.failure = message.reason;
       });
       const ended = (code: number) => {
         this.#child = null;
         this.#waitingFor = null;
+        this.#progress = null;
         const result = code !== 0 ? 'failed' : outcome.published ? 'published' : 'unchanged';
         this.#options.metrics?.build(result, (performance.now() - started) / 1000, code === 0 ? outcome.figures : null);
         resolve({ ...outcome, code });

@@ -54,6 +54,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       accelRedirect: settings.accelRedirect,
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
+      building: repo ? () => follower?.building() ?? { running: true, publishing: false, failed: false } : undefined,
       metrics,
       accessLog: settings.accessLog ? accessLine : undefined,
     });
@@ -79,8 +80,9 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   try {
+    const published = (await currentReleaseId(out).catch(() => null)) !== null;
     // Said once, at start; serve keeps going (404 until a build appears), as docs/decisions.md explains.
-    if (!repo && (await currentReleaseId(out).catch(() => null)) === null) {
+    if (!repo && !published) {
       log.warn('serve.no_release', `${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`, { out });
     }
     log.info('serve.listening', `serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`, { out, url: server.url, repo: repo ?? null });
@@ -92,9 +94,15 @@ export async function runServe(settings: ServeSettings): Promise<number> {
         ? `sign in at ${server.url}/auth/login; add a user with: npx pkgcat user add <name> --users ${settings.users}`
         : 'no --users file: anonymous surfaces only; sha-pinned bundles need: --users <file> and npx pkgcat user add <name> --users <file>',
     );
+    // Where a person goes: at once when a release is there; else once the first build has published one.
+    const ready = () => log.info('serve.ready', `the catalog is ready: open ${server.url}/`, { url: `${server.url}/` });
+    if (published) ready();
+    else if (repo) log.info('serve.first_build', `the first build is running: ${server.url}/ shows how far it has got, and the catalog in a few seconds`, { url: `${server.url}/` });
     if (repo) {
       // The builds write the site URL into the release: the configured one, else this address.
-      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log, metrics });
+      follower = new MainFollower({
+        repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl ?? server.url, log, metrics, onFirstPublished: published ? undefined : ready,
+      });
       await follower.start();
     }
     const signal = await signalled;

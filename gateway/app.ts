@@ -1,7 +1,7 @@
 /**
  * The gateway as an Express app, without `listen` (server.ts listens; tests drive the app over
  * real HTTP). Order: the request observer (metrics, access log, X-Request-Id), security headers, /healthz, /auth (with its session), the method guard, the
- * route table, 404, the one error handler.
+ * route table, 404, the page shown while nothing is built yet, the one error handler.
  */
 import { lstat } from 'node:fs/promises';
 import express, { type RequestHandler } from 'express';
@@ -14,6 +14,7 @@ import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
 import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { observeRequests, type AccessEntry } from './observe.ts';
+import { buildingPage, type BuildingStatus } from './building-page.ts';
 import { methodGuard, surfaceRouter } from './routes.ts';
 import { servedSurfaces } from './surfaces.ts';
 
@@ -42,6 +43,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** Where requests, tool calls and sign-ins are counted (metrics.ts); default: a registry of its own. */
   metrics?: GatewayMetrics;
+  /** How far the build of this process has got, for the page a person sees before there are pages (building-page.ts). */
+  building?: () => BuildingStatus | null;
   /** The access log: told of every answered request; absent: none is logged. */
   accessLog?: (entry: AccessEntry) => void;
 }
@@ -92,6 +95,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(methodGuard(routes));
   app.use(surfaceRouter(routes, catalog, options.auth));
   app.use(unknownPath);
+  app.use(buildingPage({ releases: catalog.releases, building: options.building }));
   app.use(errorHandler(log));
   return { app, catalog };
 }

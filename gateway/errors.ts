@@ -182,7 +182,7 @@ function isBadParam(error: unknown): boolean {
 }
 
 /** Headers set for every answer before any route runs (app.ts), kept when an error replaces the body. */
-const KEPT_ON_ERROR = new Set(['x-content-type-options', 'x-request-id']);
+export const KEPT_ON_ERROR: ReadonlySet<string> = new Set(['x-content-type-options', 'x-request-id']);
 
 export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   // Four parameters: Express recognizes an error handler by its arity.

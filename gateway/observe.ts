@@ -1,6 +1,6 @@
 /**
  * Every request, once answered: counted in the metrics (metrics.ts) by its route, and, when the
- * access log is on, one `http.request` log line. The first middleware of the app, so that it sees
+ * access log is on, one `http.request` log line, whose request id the answer carries in `X-Request-Id`. The first middleware of the app, so that it sees
  * every request, errors and 404s included.
  *
  * A request's route is the registry row it matched (its id), one of the gateway's own routes
@@ -71,9 +71,10 @@ export function observeRequests(options: ObserveOptions): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const fullPath = req.path;
-    const incoming = req.get('x-request-id');
-    const id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader('X-Request-Id', id);
+    // The access log's request id, echoed so that a client (or the proxy) can quote it; none without the log.
+    const incoming = options.access ? req.get('x-request-id') : undefined;
+    const id = !options.access ? '' : incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    if (options.access) res.setHeader('X-Request-Id', id);
     let done = false;
     const settle = (aborted: boolean) => {
       if (done) return;

@@ -14,6 +14,7 @@ import type { WorkObserver } from './encoding.ts';
 import type { BuildStatus } from './health.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { AccessEntry } from './observe.ts';
+import type { BuildingStatus } from './building-page.ts';
 
 export interface ServerOptions {
   out: string;
@@ -45,6 +46,8 @@ export interface ServerOptions {
   metrics?: GatewayMetrics;
   /** The access log (GatewayOptions.accessLog). */
   accessLog?: (entry: AccessEntry) => void;
+  /** How far this process's build has got (GatewayOptions.building). */
+  building?: () => BuildingStatus | null;
 }
 
 export interface RunningServer {
@@ -177,7 +180,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const draining = drain(server);
     const { app, catalog } = createGateway({
       out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
-      buildStatus: options.buildStatus, now: options.now, log: options.log, metrics: options.metrics, accessLog: options.accessLog,
+      buildStatus: options.buildStatus, now: options.now, log: options.log, metrics: options.metrics, accessLog: options.accessLog, building: options.building,
     });
     catalog.metrics.watch({ sessionStore: () => ({ kind: store.kind, up: sessionStoreUp(store) }) });
     server.on('request', app);
