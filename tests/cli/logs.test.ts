@@ -11,6 +11,7 @@ import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { addUser } from '../../gateway/auth/users.ts';
 import { startServeProcess, type ServeProcess } from '../../bench/helpers/serve-process.ts';
 import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
+import { createLogger } from '../../src/log.ts';
 import { cleanEnv, pkgcat } from './run.ts';
 
 const PASSWORD = 'a long and very private passphrase';
@@ -127,5 +128,16 @@ describe('the log format by default', () => {
     expect(events).toEqual(['build.progress', 'build.progress', 'build.done']);
     const text = await pkgcat(['build', '--repo', repo, '--out', join(dir, 'out'), '--log-format', 'text'], { env });
     expect(text.stderr).toMatch(/^pkgcat: [0-9a-f]{12} is already built and published \(1 commits\); nothing to do\n$/);
+  });
+});
+
+describe('the JSON log of a field that would hold a secret', () => {
+  it('is censored, wherever a caller puts it', () => {
+    const lines: string[] = [];
+    const logger = createLogger('json', (line) => lines.push(line));
+    logger.warn('test.event', 'a line', { password: PASSWORD, cookie: 'pkgcat.sid=s%3Aabc', nested: { sessionId: 'abc', authorization: 'Basic xyz' }, kept: 'visible' });
+    const [line] = parseLines(lines.join(''));
+    expect(line).toMatchObject({ password: '[redacted]', cookie: '[redacted]', nested: { sessionId: '[redacted]', authorization: '[redacted]' }, kept: 'visible', event: 'test.event', msg: 'a line' });
+    expect(lines.join('')).not.toContain(PASSWORD);
   });
 });

@@ -4,8 +4,10 @@
  * far the build has got, and reloads itself until the search page is there. A script asking the
  * same address keeps its JSON error. The build is held back by holding the output's build lock,
  * as another build would, so the page is seen for sure, and let go to watch it become the catalog.
+ * The page has no axe-core violation, light or dark.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,8 @@ import { startServeProcess, type ServeProcess } from '../../bench/helpers/serve-
 import { cleanEnv } from '../cli/run.ts';
 import { startGateway } from '../gateway/harness.ts';
 import { HAS_CHROMIUM, NO_CHROMIUM_REASON, launchBrowser } from './demo-site.ts';
+
+declare const window: unknown;
 
 if (!HAS_CHROMIUM) console.warn(`first-build.test.ts: ${NO_CHROMIUM_REASON}`);
 
@@ -88,6 +92,22 @@ describe.skipIf(!HAS_CHROMIUM)('the first-build page in a browser', () => {
       expect(await page.getByRole('status').textContent()).toBe('12 of 48 commits composed.');
       expect(await page.getByRole('progressbar', { name: 'Build progress' }).getAttribute('value')).toBe('25');
       await page.close();
+
+      // No axe-core violation, light and dark: checked on the page's markup without its reload, which could come mid-check.
+      const html = (await (await fetch(`${gateway.url}/changes`, { headers: { accept: 'text/html' } })).text()).replace(/<meta http-equiv="refresh"[^>]*>/, '');
+      const axe = await readFile(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const themed = await browser.newContext({ colorScheme });
+        const still = await themed.newPage();
+        await still.setContent(html);
+        await still.addScriptTag({ content: axe });
+        const violations = await still.evaluate(async () => {
+          const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string }[] }> } }).axe.run();
+          return result.violations.map((violation) => violation.id);
+        });
+        expect(violations, colorScheme).toEqual([]);
+        await themed.close();
+      }
     } finally {
       await gateway.close();
     }
