@@ -52,7 +52,7 @@ const FLAGS: Record<FlagName, Flag> = {
   'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
   'metrics-port': { type: 'string', env: 'PKGCAT_METRICS_PORT', value: '<n>', help: 'serve GET /metrics (Prometheus) on a listener of its own on this port, 0 picks a free one; none when unset (see docs/deployment.md)' },
   'metrics-host': { type: 'string', env: 'PKGCAT_METRICS_HOST', value: '<addr>', help: `address of the metrics listener (default ${DEFAULT_METRICS_HOST}: keep it off the public interface)` },
-  'log-format': { type: 'string', env: 'PKGCAT_LOG_FORMAT', value: '<json|text>', help: 'json: one JSON object per line (level, time, event, msg, ...); text: lines for a person (default: text on a terminal, json otherwise; see docs/deployment.md)' },
+  'log-format': { type: 'string', env: 'PKGCAT_LOG_FORMAT', value: '<format>', help: 'json (one JSON object per line: level, time, event, msg, ...) or text (lines for a person); default: text on a terminal, json otherwise (see docs/deployment.md)' },
   'access-log': { type: 'string', env: 'PKGCAT_ACCESS_LOG', value: '<on|off>', help: 'one http.request line per answered request (default: on with --log-format json, off with text)' },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
