@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { startServeProcess, type ServeProcess } from '../../bench/helpers/serve-process.ts';
 import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
-import { cleanEnv } from './run.ts';
+import { cleanEnv, pkgcat } from './run.ts';
 
 const PROMTOOL = '/usr/bin/promtool';
 const PROMETHEUS = '/usr/bin/prometheus';
@@ -139,6 +139,15 @@ describe('GET /metrics on the metrics listener', () => {
     expect(files.filter((file) => /metrics/.test(file))).toEqual([]);
   });
 
+  it('is the only thing the metrics listener answers', async () => {
+    const other = await fetch(new URL('/healthz', metricsUrl));
+    expect(other.status).toBe(404);
+    expect(await other.text()).toBe('Not found: this listener answers GET /metrics only.\n');
+    const post = await fetch(metricsUrl, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it.skipIf(!HAS_PROMETHEUS)("is accepted by promtool check metrics", () => {
     const checked = spawnSync(PROMTOOL, ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
     expect({ status: checked.status, stdout: checked.stdout, stderr: checked.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
@@ -166,4 +175,22 @@ describe('GET /metrics on the metrics listener', () => {
       await new Promise((done) => (prometheus.exitCode !== null ? done(null) : prometheus.once('exit', done)));
     }
   }, 90_000);
+});
+
+describe('a metrics port that is taken', () => {
+  it('ends serve with one line naming the metrics flags', async () => {
+    const taken = createServer();
+    const port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
+    try {
+      const dir = await temporaryDirectory();
+      const result = await pkgcat(['serve', '--out', join(dir, 'out'), '--session-dir', join(dir, 'sessions'), '--port', '0', '--metrics-port', String(port)]);
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `pkgcat: cannot listen on 127.0.0.1:${port}: another process is using that port; stop it, or choose another --metrics-port (or PKGCAT_METRICS_PORT)\n`,
+      });
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  });
 });
