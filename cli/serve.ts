@@ -2,8 +2,9 @@
  * `pkgcat serve`: the gateway over a build output, optionally building and following main.
  *
  * Order: check the directories, listen and say so (a port in use fails at once, and a restart is
- * serving the last published release within a moment), then, with --repo, build and follow main
- * in the background. Until a build is published, the gateway answers 404 (and /healthz 503).
+ * serving the last published release within a moment), open the metrics listener when asked
+ * (--metrics-port), then, with --repo, build and follow main in the background. Until a build is
+ * published, the gateway answers 404 (and /healthz 503), and a browser gets the first-build page.
  *
  * SIGTERM or SIGINT stops it gracefully: no new connections, the requests in flight finish, the
  * follower stops and its build ends; then exit 0. A second signal exits at once.
