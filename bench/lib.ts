@@ -18,7 +18,9 @@ export interface ChildResult {
 export function runChild(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<ChildResult> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // pkgcat's lines as a person reads them (its default off a terminal is JSON): the reports quote them.
+    const env = { PKGCAT_LOG_FORMAT: 'text', ...(options.env ?? process.env) };
+    const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

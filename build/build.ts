@@ -23,8 +23,10 @@ import { Checkpoints, checkpointDirectory } from './checkpoints.ts';
 export interface BuildOptions {
   repo: string;
   out: string;
-  /** Receives one line per diagnostic and per notable step (default: stderr). */
-  log?: (line: string) => void;
+  /** Receives one line per diagnostic (with the diagnostic) and per notable step (default: stderr). */
+  log?: (line: string, diagnostic?: Diagnostic) => void;
+  /** Told how far the build has got: each commit read (`done` of `total`), then `publishing` (the first-build page shows it). */
+  onProgress?: (progress: BuildProgress) => void;
   /** Show progress on long builds (default true). */
   progress?: boolean;
   /**
@@ -49,6 +51,8 @@ export interface BuildOptions {
 export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 
 const siteUrlOf = (options: BuildOptions) => (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '');
+
+export type BuildProgress = { readonly phase: 'composing'; readonly done: number; readonly total: number } | { readonly phase: 'publishing' };
 
 export interface BuildResult {
   tip: string;
@@ -148,7 +152,7 @@ async function buildLocked(
   tip: string,
   previousChain: CommitInfo[],
   options: BuildOptions,
-  log: (line: string) => void,
+  log: (line: string, diagnostic?: Diagnostic) => void,
 ): Promise<BuildResult> {
   const { out } = options;
   // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
@@ -190,7 +194,7 @@ async function buildLocked(
     await recordShipping(repo, model, commit, applied.shipped);
     for (const diagnostic of applied.diagnostics) {
       diagnostics.push(diagnostic);
-      log(`diagnostic ${diagnostic.level}: commit ${diagnostic.commit.slice(0, 12)} ${diagnostic.path}: ${diagnostic.message}`);
+      log(`diagnostic ${diagnostic.level}: commit ${diagnostic.commit.slice(0, 12)} ${diagnostic.path}: ${diagnostic.message}`, diagnostic);
     }
     const state = model.state();
     composer.note(state, applied);
@@ -231,8 +235,10 @@ async function buildLocked(
       }
     }
     progress.tick();
+    options.onProgress?.({ phase: 'composing', done: index + 1, total: logged.length });
   }
   progress.stop();
+  options.onProgress?.({ phase: 'publishing' });
 
   // Bring the composer up to the tip even if every commit was already built (e.g. a resumed,
   // interrupted publish): the public files are rendered from its items.

@@ -13,7 +13,7 @@
 import { readdir, readFile, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { linkFile } from '../src/store/atomic.ts';
+import { countWritten, linkFile } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, type ReleaseInfo } from '../src/store/layout.ts';
@@ -163,6 +163,7 @@ class Stage {
   async write(file: string, body: string | Uint8Array): Promise<void> {
     await this.#directory(file);
     await writeFile(file, body);
+    countWritten(body);
     this.counts.filesWritten++;
     this.counts.bytesWritten += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   }

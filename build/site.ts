@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { contentHash } from '../src/store/hash.ts';
 import { acquireLock } from '../src/store/lock.ts';
+import { log } from '../src/log.ts';
 import type { PageView } from '../src/site/pages.ts';
 import { loadCompiled, renderPage } from './site-render.ts';
 
@@ -62,7 +63,6 @@ export interface CompileOptions {
   readonly log?: (line: string) => void;
 }
 
-const stderrLine = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The directory of the compiled site for the current sources, compiling it first if needed. */
 export async function compileSite(options: CompileOptions = {}): Promise<string> {
@@ -73,7 +73,9 @@ export async function compileSite(options: CompileOptions = {}): Promise<string>
   const unlock = await acquireLock(join(COMPILED_ROOT, 'compile.lock'), { waitMs: 10 * 60_000, pollMs: 200 });
   try {
     if (existsSync(entryOf(dir))) return dir;
-    (options.log ?? stderrLine)('pkgcat: compiling the site\'s pages (once per version of their sources, a few seconds)');
+    const message = "compiling the site's pages (once per version of their sources, a few seconds)";
+    if (options.log) options.log(`pkgcat: ${message}`);
+    else log.info('build.site_compile', message);
     const staging = join(COMPILED_ROOT, `.staging-${hash}`);
     await rm(staging, { recursive: true, force: true });
     const astro = join(require.resolve('astro/package.json'), '..', 'bin', 'astro.mjs');

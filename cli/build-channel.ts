@@ -8,12 +8,17 @@
  * A build run by hand has no channel: every function here then does nothing.
  */
 
+import type { BuildProgress } from '../build/build.ts';
+import type { BuildFigures } from '../gateway/metrics.ts';
+
 /** What a build tells the `serve` that runs it. */
 export type BuildMessage =
   /** Another build (that pid) holds the output directory; this one waits for it. */
   | { kind: 'waiting'; holder: number | null }
-  /** Done: `tip` is published (`releaseId` null: it already was). */
-  | { kind: 'done'; tip: string; releaseId: string | null }
+  /** How far it has got (a few times per build): commits read, then publishing. For the first-build page. */
+  | { kind: 'progress'; progress: BuildProgress }
+  /** Done: `tip` is published (`releaseId` null: it already was), with the figures of the build metrics. */
+  | { kind: 'done'; tip: string; releaseId: string | null; figures: BuildFigures }
   /**
    * Failed, with the one line `pkgcat build` prints (without its `pkgcat: ` prefix), and the code
    * of the system call that failed, if one did (ENOSPC: the disk is full).

@@ -1,9 +1,15 @@
 /** `pkgcat build`: builds every commit of main not built yet, then publishes the tip. */
-import { buildCatalog } from '../build/build.ts';
+import { buildCatalog, type BuildProgress } from '../build/build.ts';
+import type { Diagnostic } from '../src/compose/types.ts';
+import { log, logFormat, type LogFormat } from '../src/log.ts';
+import { writtenSoFar } from '../src/store/atomic.ts';
 import { endWithParent, tellParent } from './build-channel.ts';
 import { checkDirectory } from './errors.ts';
 
-export async function runBuild(options: { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean }): Promise<number> {
+/** Progress events in the JSON log (and messages to `serve`) per build: one every 5% of the commits. */
+const PROGRESS_STEPS = 20;
+
+export async function runBuild(options: { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean; logFormat: LogFormat }): Promise<number> {
   // Run by `serve --repo`: never outlive it (build-channel.ts).
   endWithParent();
   await checkDirectory(options.out, 'the output directory', { writable: true });
@@ -12,21 +18,52 @@ export async function runBuild(options: { repo: string; out: string; siteUrl: st
     repo: options.repo,
     out: options.out,
     siteUrl: options.siteUrl,
-    progress: !options.quiet,
+    // The bar and its lines are for a person; the JSON log has build.progress events instead.
+    progress: !options.quiet && options.logFormat === 'text',
+    log: buildLine,
+    onProgress: progressReporter(options.quiet),
     waitForLock: options.wait
       ? (holder) => {
-          process.stderr.write(`pkgcat: another build (pid ${holder ?? 'unknown'}) is writing ${options.out}; waiting for it to finish\n`);
+          log.info('build.waiting', `another build (pid ${holder ?? 'unknown'}) is writing ${options.out}; waiting for it to finish`, { holder });
           void tellParent({ kind: 'waiting', holder });
         }
       : undefined,
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const problems = result.diagnostics.length > 0 ? `, ${result.diagnostics.length} diagnostics (see ${options.out}/current/diagnostics.json)` : '';
+  const fields = { tip: result.tip, commits: result.commits, composed: result.composed, diagnostics: result.diagnostics.length, seconds: Number(seconds) };
   if (result.releaseId === null) {
-    process.stderr.write(`pkgcat: ${result.tip.slice(0, 12)} is already built and published (${result.commits} commits); nothing to do\n`);
+    log.info('build.unchanged', `${result.tip.slice(0, 12)} is already built and published (${result.commits} commits); nothing to do`, fields);
   } else {
-    process.stderr.write(`pkgcat: built ${result.composed} new of ${result.commits} commits in ${seconds} s; published ${result.tip.slice(0, 12)}${problems}\n`);
+    log.info('build.done', `built ${result.composed} new of ${result.commits} commits in ${seconds} s; published ${result.tip.slice(0, 12)}${problems}`, fields);
   }
-  await tellParent({ kind: 'done', tip: result.tip, releaseId: result.releaseId });
+  const written = writtenSoFar();
+  const diagnostics: Record<string, number> = {};
+  for (const { level } of result.diagnostics) diagnostics[level] = (diagnostics[level] ?? 0) + 1;
+  await tellParent({ kind: 'done', tip: result.tip, releaseId: result.releaseId, figures: { composed: result.composed, files: written.files, bytes: written.bytes, diagnostics } });
   return 0;
+}
+
+/** A line of the build: a diagnostic, or a note (the sitemap's limit). Text as the build writes it; JSON as an event. */
+function buildLine(line: string, diagnostic?: Diagnostic): void {
+  if (logFormat() === 'text') return void process.stderr.write(`${line}\n`);
+  if (diagnostic) log.warn('build.diagnostic', line, { severity: diagnostic.level, commit: diagnostic.commit, path: diagnostic.path });
+  else log.warn('build.warning', line);
+}
+
+/** How far the build has got: told to `serve` (its first-build page) and, in the JSON log, as build.progress events. */
+function progressReporter(quiet: boolean): (progress: BuildProgress) => void {
+  let step = -1;
+  return (progress) => {
+    if (progress.phase === 'publishing') {
+      void tellParent({ kind: 'progress', progress });
+      if (!quiet && logFormat() === 'json') log.info('build.progress', 'publishing the release', { phase: 'publishing' });
+      return;
+    }
+    const reached = Math.floor((progress.done / progress.total) * PROGRESS_STEPS);
+    if (reached === step) return;
+    step = reached;
+    void tellParent({ kind: 'progress', progress });
+    if (!quiet && logFormat() === 'json') log.info('build.progress', `${progress.done}/${progress.total} commits`, { ...progress });
+  };
 }

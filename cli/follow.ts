@@ -20,6 +20,10 @@ import { fileURLToPath } from 'node:url';
 import { CatalogRepo, gitDirectory, readMainSha } from '../src/catalog/git.ts';
 import { Dependencies, type DependencyReporter } from '../gateway/dependencies.ts';
 import type { BuildStatus } from '../gateway/health.ts';
+import type { BuildFigures, GatewayMetrics } from '../gateway/metrics.ts';
+import { logFormat, type Logger } from '../src/log.ts';
+import type { BuildProgress } from '../build/build.ts';
+import type { BuildingStatus } from '../gateway/building-page.ts';
 import type { BuildMessage } from './build-channel.ts';
 
 const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
@@ -33,9 +37,13 @@ export interface FollowOptions {
   pollSeconds: number;
   /** The public site URL the builds write into each release (`build --site-url`). */
   siteUrl: string;
-  log: (line: string) => void;
+  log: Logger;
   /** Where the repository and the disk are reported (shared with the gateway's `/healthz`); default: its own, logging to `log`. */
   dependencies?: Dependencies;
+  /** Where each build's result, duration and figures are counted. */
+  metrics?: GatewayMetrics;
+  /** Called once, when the first build succeeds (`npm start` then says where to go). */
+  onFirstPublished?: () => void;
 }
 
 /** System errors that say the output's disk is full. */
@@ -50,6 +58,9 @@ interface BuildOutcome {
   failure: string | null;
   /** The code of the system call that failed, from its `failed` message. */
   failureCode: string | null;
+  /** Whether it published a release, and its figures, from its `done` message. */
+  published: boolean;
+  figures: BuildFigures | null;
 }
 
 export class MainFollower {
@@ -61,6 +72,8 @@ export class MainFollower {
   #child: ChildProcess | null = null;
   #waitingFor: number | null = null;
   #lastFailure: string | null = null;
+  /** How far the running build has got, from its `progress` messages. */
+  #progress: BuildProgress | null = null;
   /** The tip whose build failed, how many times in a row, and when to try it again (ms). */
   #failed: { tip: string; times: number; retryAt: number } | null = null;
   #stopped = false;
@@ -96,6 +109,17 @@ export class MainFollower {
     return { running: this.#child !== null, waitingFor: this.#waitingFor, lastFailure: this.#lastFailure };
   }
 
+  /** For the page a person sees before the first release has pages (gateway/building-page.ts). */
+  building(): BuildingStatus {
+    const progress = this.#progress;
+    return {
+      running: this.#child !== null,
+      composed: progress?.phase === 'composing' ? { done: progress.done, total: progress.total } : undefined,
+      publishing: progress?.phase === 'publishing',
+      failed: this.#lastFailure !== null,
+    };
+  }
+
   /** Starts a build when main moved; one build at a time, and one more if it moved meanwhile. */
   check(): void {
     if (this.#stopped) return;
@@ -124,12 +148,13 @@ export class MainFollower {
     if (tip === this.#built) return;
     if (this.#failed?.tip === tip && Date.now() < this.#failed.retryAt) return;
     const first = this.#built === null && this.#failed === null;
-    if (this.#failed?.tip === tip) this.#options.log(`building ${tip.slice(0, 12)} again`);
-    else if (!first) this.#options.log(`main moved to ${tip.slice(0, 12)}; building`);
+    if (this.#failed?.tip === tip) this.#options.log.info('follow.retrying', `building ${tip.slice(0, 12)} again`, { tip });
+    else if (!first) this.#options.log.info('follow.main_moved', `main moved to ${tip.slice(0, 12)}; building`, { tip });
     // The first build shows its progress; the later ones, a line when they are done.
     const outcome = await this.#build(!first);
     if (this.#stopped) return;
     if (outcome.code === 0) {
+      if (this.#built === null) this.#options.onFirstPublished?.();
       this.#built = outcome.tip ?? tip;
       this.#lastFailure = null;
       this.#failed = null;
@@ -141,28 +166,36 @@ export class MainFollower {
     const retrySeconds = Math.min(this.#options.pollSeconds * 2 ** (times - 1), MAX_RETRY_SECONDS);
     this.#failed = { tip, times, retryAt: Date.now() + retrySeconds * 1000 };
     this.#lastFailure = outcome.failure ?? `the build exited with status ${outcome.code}`;
-    this.#options.log(
+    this.#options.log.error(
+      'follow.build_failed',
       `the build of ${tip.slice(0, 12)} failed (exit ${outcome.code}); still serving the previous release; ` +
         `trying again in ${retrySeconds} s, or when main moves`,
+      { tip, exitCode: outcome.code, reason: this.#lastFailure, retrySeconds },
     );
   }
 
   /** Runs `pkgcat build --wait` in a child bound to this process; resolves when it has ended. */
   #build(quiet: boolean): Promise<BuildOutcome> {
     const { repo, out, siteUrl } = this.#options;
-    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--wait', ...(quiet ? ['--quiet'] : [])];
+    // The build logs in the same format as this process, to the same stderr.
+    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--log-format', logFormat(), '--wait', ...(quiet ? ['--quiet'] : [])];
     return new Promise((resolve) => {
-      const outcome: BuildOutcome = { code: 1, tip: null, failure: null, failureCode: null };
+      const outcome: BuildOutcome = { code: 1, tip: null, failure: null, failureCode: null, published: false, figures: null };
+      const started = performance.now();
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       this.#child = child;
       child.on('message', (message: BuildMessage) => {
         if (message.kind === 'waiting') this.#waitingFor = message.holder;
-        else if (message.kind === 'done') outcome.tip = message.tip;
+        else if (message.kind === 'progress') this.#progress = message.progress;
+        else if (message.kind === 'done') Object.assign(outcome, { tip: message.tip, published: message.releaseId !== null, figures: message.figures });
         else if (message.kind === 'failed') Object.assign(outcome, { failure: message.reason, failureCode: message.code ?? null });
       });
       const ended = (code: number) => {
         this.#child = null;
         this.#waitingFor = null;
+        this.#progress = null;
+        const result = code !== 0 ? 'failed' : outcome.published ? 'published' : 'unchanged';
+        this.#options.metrics?.build(result, (performance.now() - started) / 1000, code === 0 ? outcome.figures : null);
         resolve({ ...outcome, code });
       };
       child.once('error', (error) => {

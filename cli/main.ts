@@ -12,13 +12,14 @@ import { parseArgs } from 'node:util';
 import { tellParent } from './build-channel.ts';
 import { hostnameOf } from '../gateway/mcp/allowed-hosts.ts';
 import { describeSystemError, Failure, UsageError } from './errors.ts';
+import { configureLog, log, type LogFormat } from '../src/log.ts';
 
 type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
   | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'mcp-allowed-hosts' | 'signing-key' | 'digest' | 'key' | 'body' | 'url'
-  | 'quiet' | 'wait' | 'help' | 'version';
+  | 'metrics-port' | 'metrics-host' | 'log-format' | 'access-log' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -36,6 +37,7 @@ const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_POLL_SECONDS = 2;
 const DEFAULT_COMPOSED_CACHE_MB = 1024;
+const DEFAULT_METRICS_HOST = '127.0.0.1';
 
 const FLAGS: Record<FlagName, Flag> = {
   repo: { type: 'string', env: 'PKGCAT_REPO', value: '<dir>', help: 'the catalog git repository (see docs/catalog-format.md)' },
@@ -61,6 +63,10 @@ const FLAGS: Record<FlagName, Flag> = {
   key: { type: 'string', env: 'PKGCAT_VERIFY_KEY', value: '<file>[,<file>]', help: "the origin's Ed25519 public keys (PEM) a signature of the digest must verify with" },
   body: { type: 'string', env: 'PKGCAT_BODY', value: '<file>', help: 'a body downloaded from a sha-pinned URL, to check against the verified mirror' },
   url: { type: 'string', env: 'PKGCAT_BODY_URL', value: '<url>', help: 'the sha-pinned URL (or path) --body was downloaded from' },
+  'metrics-port': { type: 'string', env: 'PKGCAT_METRICS_PORT', value: '<n>', help: 'serve GET /metrics (Prometheus) on a listener of its own on this port, 0 picks a free one; none when unset (see docs/deployment.md)' },
+  'metrics-host': { type: 'string', env: 'PKGCAT_METRICS_HOST', value: '<addr>', help: `address of the metrics listener (default ${DEFAULT_METRICS_HOST}: keep it off the public interface)` },
+  'log-format': { type: 'string', env: 'PKGCAT_LOG_FORMAT', value: '<format>', help: 'json (one JSON object per line: level, time, event, msg, ...) or text (lines for a person); default: text on a terminal, json otherwise (see docs/deployment.md)' },
+  'access-log': { type: 'string', env: 'PKGCAT_ACCESS_LOG', value: '<on|off>', help: 'one http.request line per answered request (default: on with --log-format json, off with text)' },
   quiet: { type: 'boolean', help: 'no progress lines (diagnostics are still printed)' },
   wait: { type: 'boolean', help: 'when another build is writing --out, wait for it to finish instead of exiting (what serve --repo does)' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -85,6 +91,7 @@ interface Command {
 
 const SERVE_FLAGS: FlagName[] = [
   'users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'mcp-allowed-hosts', 'signing-key',
+  'metrics-port', 'metrics-host', 'log-format', 'access-log',
 ];
 
 const COMMANDS: Record<CommandName, Command> = {
@@ -96,7 +103,7 @@ const COMMANDS: Record<CommandName, Command> = {
       'surfaces that float with the latest commit, and publishes them atomically: a build that fails or is\n' +
       'killed leaves <dir> serving what it served before. Running it again with no new commit does nothing.\n' +
       'Problems in the catalog data are printed with commit, path and reason, and never stop the build.',
-    flags: ['repo', 'out', 'site-url', 'quiet', 'wait'],
+    flags: ['repo', 'out', 'site-url', 'log-format', 'quiet', 'wait'],
     flagHelp: {
       repo: 'the catalog git repository to build (see docs/catalog-format.md)',
       out: 'the output directory; created when missing',
@@ -260,6 +267,12 @@ export interface Settings {
   verifyKeys: string[];
   body?: string;
   bodyUrl?: string;
+  /** The metrics listener's port; undefined: no metrics listener. */
+  metricsPort?: number;
+  metricsHost: string;
+  logFormat: LogFormat;
+  /** The access log: one line per answered request. */
+  accessLog: boolean;
   quiet: boolean;
   wait: boolean;
 }
@@ -278,7 +291,7 @@ const seeHelp = (command: CommandName | undefined) => `see pkgcat ${command ? `$
  * parseArgs is run non-strict only to split argv into tokens, so its verbose errors never reach a
  * user).
  */
-export function parseCommandLine(argv: string[], env: Env): Parsed {
+export function parseCommandLine(argv: string[], env: Env, stderrIsTerminal = false): Parsed {
   const options = Object.fromEntries(
     Object.entries(FLAGS).map(([name, flag]) => [name, flag.short ? { type: flag.type, short: flag.short } : { type: flag.type }]),
   );
@@ -326,7 +339,7 @@ export function parseCommandLine(argv: string[], env: Env): Parsed {
   if (command === 'user' ? args[0] !== 'add' || args.length !== expected : args.length > 0) {
     throw new UsageError(command === 'user' ? `usage: ${COMMANDS.user.usage[0]}; ${seeHelp('user')}` : `${command} takes no arguments, got "${args.join(' ')}"; ${seeHelp(command)}`);
   }
-  return { kind: 'run', command, args, settings: readSettings(COMMANDS[command], values, env) };
+  return { kind: 'run', command, args, settings: readSettings(COMMANDS[command], values, env, stderrIsTerminal) };
 }
 
 function unknownCommand(name: string): never {
@@ -334,7 +347,7 @@ function unknownCommand(name: string): never {
 }
 
 /** A value and where it came from, for messages: the flag, or the environment variable. */
-function readSettings(command: Command, values: Map<FlagName, string | true>, env: Env): Settings {
+function readSettings(command: Command, values: Map<FlagName, string | true>, env: Env, stderrIsTerminal: boolean): Settings {
   const { flags } = command;
   const take = (name: FlagName): { raw: string; source: string } | undefined => {
     if (!flags.includes(name)) return undefined;
@@ -346,6 +359,7 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     return variable && fromEnv ? { raw: fromEnv, source: variable } : undefined;
   };
   const text = (name: FlagName) => take(name)?.raw;
+  const format = logFormat(take('log-format'), stderrIsTerminal);
   return {
     repo: text('repo'),
     out: text('out'),
@@ -366,9 +380,26 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     verifyKeys: fileList(take('key')),
     body: text('body'),
     bodyUrl: text('url'),
+    metricsPort: take('metrics-port') ? port(take('metrics-port')) : undefined,
+    metricsHost: text('metrics-host') ?? DEFAULT_METRICS_HOST,
+    logFormat: format,
+    accessLog: onOff(take('access-log')) ?? format === 'json',
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };
+}
+
+/** `--log-format`: json or text; unset, text for a person at a terminal and json for a machine. */
+function logFormat(value: { raw: string; source: string } | undefined, terminal: boolean): LogFormat {
+  if (!value) return terminal ? 'text' : 'json';
+  if (value.raw !== 'json' && value.raw !== 'text') throw new UsageError(`${value.source} must be json or text, got "${value.raw}"`);
+  return value.raw;
+}
+
+function onOff(value: { raw: string; source: string } | undefined): boolean | undefined {
+  if (!value) return undefined;
+  if (value.raw !== 'on' && value.raw !== 'off') throw new UsageError(`${value.source} must be on or off, got "${value.raw}"`);
+  return value.raw === 'on';
 }
 
 function port(value: { raw: string; source: string } | undefined): number {
@@ -446,7 +477,7 @@ function requiredText(value: string | undefined, flag: FlagName): string {
 
 export async function main(argv: string[], env: Env): Promise<number> {
   try {
-    const parsed = parseCommandLine(argv, env);
+    const parsed = parseCommandLine(argv, env, process.stderr.isTTY === true);
     switch (parsed.kind) {
       case 'version':
         process.stdout.write(`${version()}\n`);
@@ -459,6 +490,8 @@ export async function main(argv: string[], env: Env): Promise<number> {
         return 2;
     }
     const { command, args, settings } = parsed;
+    // `user add` talks to the person typing a password: its lines stay text.
+    if (command !== 'user') configureLog(settings.logFormat);
     switch (command) {
       case 'build': {
         const { runBuild } = await import('./build.ts');
@@ -468,6 +501,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
           siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
           quiet: settings.quiet,
           wait: settings.wait,
+          logFormat: settings.logFormat,
         });
       }
       case 'serve': {
@@ -511,7 +545,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
       return 2;
     }
     const message = error instanceof Failure ? error.message : (describeSystemError(error) ?? firstLine(error));
-    process.stderr.write(`pkgcat: ${message}\n`);
+    log.fatal('cli.failed', message);
     // A build run by `serve --repo` tells it why, for /healthz (cli/build-channel.ts).
     const code = (error as NodeJS.ErrnoException | null)?.code;
     await tellParent({ kind: 'failed', reason: message, ...(typeof code === 'string' ? { code } : {}) });

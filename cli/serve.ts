@@ -2,8 +2,9 @@
  * `pkgcat serve`: the gateway over a build output, optionally building and following main.
  *
  * Order: check the directories, listen and say so (a port in use fails at once, and a restart is
- * serving the last published release within a moment), then, with --repo, build and follow main
- * in the background. Until a build is published, the gateway answers 404 (and /healthz 503).
+ * serving the last published release within a moment), open the metrics listener when asked
+ * (--metrics-port), then, with --repo, build and follow main in the background. Until a build is
+ * published, the gateway answers 404 (and /healthz 503), and a browser gets the first-build page.
  *
  * SIGTERM or SIGINT stops it gracefully: no new connections, the requests in flight finish, the
  * follower stops and its build ends; then exit 0. A second signal exits at once.
@@ -15,8 +16,10 @@ import { keyId } from '../src/digest/signed-digest.ts';
 import { currentReleaseId } from '../src/store/layout.ts';
 import { loadUsers, UsersFileError } from '../gateway/auth/users.ts';
 import { Dependencies } from '../gateway/dependencies.ts';
+import { log } from '../src/log.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { MainFollower } from './follow.ts';
+import type { AccessEntry } from '../gateway/observe.ts';
 import type { Settings } from './main.ts';
 
 /** How long requests in flight may take to finish after SIGTERM before their connections are cut (ms). */
@@ -30,7 +33,6 @@ export interface ServeSettings extends Settings {
 }
 
 export async function runServe(settings: ServeSettings): Promise<number> {
-  const log = (line: string) => process.stderr.write(`pkgcat: ${line}\n`);
   const { out, repo } = settings;
   // With --repo, serve's builds write --out; without, another process does and serve only reads it.
   await checkDirectory(out, 'the output directory', { writable: Boolean(repo) });
@@ -47,8 +49,14 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   const dependencies = new Dependencies(log);
 
   const signingKeys = await Promise.all(settings.signingKeys.map(readSigningKey));
-  const { startServer, ListenError } = await import('../gateway/server.ts');
+  const [{ startServer, ListenError }, { GatewayMetrics }, { startMetricsServer }] = await Promise.all([
+    import('../gateway/server.ts'),
+    import('../gateway/metrics.ts'),
+    import('../gateway/metrics-server.ts'),
+  ]);
+  const metrics = new GatewayMetrics({ processMetrics: true });
   let server;
+  let metricsServer;
   let follower: MainFollower | null = null;
   try {
     server = await startServer({
@@ -67,11 +75,24 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       limits: { composedDiskBytes: settings.composedCacheMb * 1024 * 1024 },
       buildStatus: repo ? () => follower?.status() ?? null : undefined,
       dependencies,
-      log,
+      building: repo ? () => follower?.building() ?? { running: true, publishing: false, failed: false } : undefined,
+      metrics,
+      accessLog: settings.accessLog ? accessLine : undefined,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new Failure(listenFailure(error.code, error.address));
     throw error;
+  }
+  metrics.watch({ buildRunning: () => follower?.status().running ?? false });
+  if (settings.metricsPort !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(metrics, settings.metricsHost, settings.metricsPort);
+    } catch (error) {
+      await server.close();
+      const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      const address = `${settings.metricsHost.includes(':') ? `[${settings.metricsHost}]` : settings.metricsHost}:${settings.metricsPort}`;
+      throw new Failure(listenFailure(code, address, METRICS_LISTENER));
+    }
   }
 
   // From here on, SIGTERM and SIGINT stop gracefully (before, their default action ends the process).
@@ -80,55 +101,80 @@ export async function runServe(settings: ServeSettings): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   try {
+    const published = (await currentReleaseId(out).catch(() => null)) !== null;
     // Said once, at start; serve keeps going (404 until a build appears), as docs/decisions.md explains.
-    if (!repo && (await currentReleaseId(out).catch(() => null)) === null) {
-      log(`${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`);
+    if (!repo && !published) {
+      log.warn('serve.no_release', `${out} holds no published build yet; run pkgcat build --repo <catalog> --out ${out}, or serve with --repo`, { out });
     }
-    log(`serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`);
-    for (const key of signingKeys) log(`commit digests (/api/digests/{sha}.json) are signed by key ${await keyId(key)}`);
-    if (settings.accelRedirect) log(`X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
-    log(
+    log.info('serve.listening', `serving ${out} on ${server.url}${repo ? `, following main of ${repo}` : ''}`, { out, url: server.url, repo: repo ?? null });
+    if (metricsServer) log.info('serve.metrics_listening', `metrics for Prometheus on ${metricsServer.url}/metrics`, { url: `${metricsServer.url}/metrics` });
+    for (const key of signingKeys) log.info('serve.signing_key', `commit digests (/api/digests/{sha}.json) are signed by key ${await keyId(key)}`, { kid: await keyId(key) });
+    if (settings.accelRedirect) log.info('serve.accel_redirect', `X-Accel-Redirect mode: nginx sends the bodies from its internal location ${settings.accelRedirect} (an alias of ${out})`);
+    log.info(
+      'serve.sign_in',
       settings.users
         ? `sign in at ${server.url}/auth/login; add a user with: npx pkgcat user add <name> --users ${settings.users}`
         : 'no --users file: anonymous surfaces only; sha-pinned bundles need: --users <file> and npx pkgcat user add <name> --users <file>',
     );
+    // Where a person goes: at once when a release is there; else once the first build has published one.
+    const ready = () => log.info('serve.ready', `the catalog is ready: open ${server.url}/`, { url: `${server.url}/` });
+    if (published) ready();
+    else if (repo) log.info('serve.first_build', `the first build is running: ${server.url}/ shows how far it has got, and the catalog in a few seconds`, { url: `${server.url}/` });
     if (repo) {
       // The builds write the configured site URL (never this listen address) into the documents that carry one.
-      log(`the builds write ${settings.siteUrl} into the sitemap, feeds, llms.txt and mirrors (--site-url)`);
-      follower = new MainFollower({ repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl, log, dependencies });
+      log.info('serve.site_url', `the builds write ${settings.siteUrl} into the sitemap, feeds, llms.txt and mirrors (--site-url)`, { siteUrl: settings.siteUrl });
+      follower = new MainFollower({
+        repo, out, pollSeconds: settings.pollSeconds, siteUrl: settings.siteUrl, log, dependencies, metrics, onFirstPublished: published ? undefined : ready,
+      });
       await follower.start();
     }
     const signal = await signalled;
     const second = () => {
-      log('a second signal: stopping now');
+      log.warn('serve.second_signal', 'a second signal: stopping now');
       process.exit(1);
     };
     process.once('SIGINT', second);
     process.once('SIGTERM', second);
     const inFlight = server.inFlight();
     const stopped = Promise.all([follower?.stop(), server.close({ graceMs: SHUTDOWN_GRACE_MS })]);
-    log(`${signal}: stopping; no new connections, finishing ${inFlight} requests in flight${follower ? ', ending the build' : ''}`);
+    log.info('serve.stopping', `${signal}: stopping; no new connections, finishing ${inFlight} requests in flight${follower ? ', ending the build' : ''}`, { signal, inFlight });
     await stopped;
-    log('stopped');
+    log.info('serve.stopped', 'stopped');
     return 0;
   } finally {
     await follower?.stop();
     await server.close();
+    await metricsServer?.close();
   }
 }
 
-/** Why the gateway could not listen, and what the operator can change. */
-function listenFailure(code: string, address: string): string {
+/** The access log's line: the route (a registry row id), never the path, which may hold anything a client sends. */
+function accessLine(entry: AccessEntry): void {
+  const aborted = entry.aborted ? ' (the client went away)' : '';
+  log.info('http.request', `${entry.method} ${entry.route} ${entry.status} ${entry.bytes} B ${entry.durationMs} ms ${entry.requestId}${aborted}`, { ...entry });
+}
+
+/** The flags that choose a listener's port and address, as a message names them. */
+interface ListenerFlags {
+  readonly port: string;
+  readonly host: string;
+}
+
+const GATEWAY_LISTENER: ListenerFlags = { port: '--port (or PORT)', host: '--host (or HOST)' };
+const METRICS_LISTENER: ListenerFlags = { port: '--metrics-port (or PKGCAT_METRICS_PORT)', host: '--metrics-host (or PKGCAT_METRICS_HOST)' };
+
+/** Why a listener could not listen, and what the operator can change. */
+function listenFailure(code: string, address: string, flags: ListenerFlags = GATEWAY_LISTENER): string {
   switch (code) {
     case 'EADDRINUSE':
-      return `cannot listen on ${address}: another process is using that port; stop it, or choose another --port (or PORT)`;
+      return `cannot listen on ${address}: another process is using that port; stop it, or choose another ${flags.port}`;
     case 'EADDRNOTAVAIL':
-      return `cannot listen on ${address}: that address is not one of this machine's; choose another --host (or HOST)`;
+      return `cannot listen on ${address}: that address is not one of this machine's; choose another ${flags.host}`;
     case 'EACCES':
-      return `cannot listen on ${address}: permission denied (ports below 1024 need privileges); choose another --port (or PORT)`;
+      return `cannot listen on ${address}: permission denied (ports below 1024 need privileges); choose another ${flags.port}`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `cannot listen on ${address}: the host name does not resolve; choose another --host (or HOST)`;
+      return `cannot listen on ${address}: the host name does not resolve; choose another ${flags.host}`;
     default:
       return `cannot listen on ${address}: ${code}`;
   }

@@ -1,16 +1,22 @@
 /**
  * The gateway as an Express app, without `listen` (server.ts listens; tests drive the app over
- * real HTTP). Order: security headers, /healthz, /auth (with its session), the method guard, the
- * route table, 404, the one error handler.
+ * real HTTP). Order: the request observer (metrics, access log, X-Request-Id), security headers, /healthz, /auth (with its session), the method guard, the
+ * route table, 404, the page shown while nothing is built yet, the one error handler.
  */
 import type { KeyObject } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import express, { type RequestHandler } from 'express';
+import { log as processLog } from '../src/log.ts';
+import { paths } from '../src/store/layout.ts';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
 import type { Dependencies } from './dependencies.ts';
 import type { WorkObserver } from './encoding.ts';
 import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
 import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import { observeRequests, type AccessEntry } from './observe.ts';
+import { buildingPage, type BuildingStatus } from './building-page.ts';
 import { methodGuard, surfaceRouter } from './routes.ts';
 import { servedSurfaces } from './surfaces.ts';
 
@@ -41,6 +47,12 @@ export interface GatewayOptions {
   now?: () => number;
   /** What the server depends on while running, for `/healthz` (dependencies.ts); absent: none reported. */
   dependencies?: Dependencies;
+  /** Where requests, tool calls and sign-ins are counted (metrics.ts); default: a registry of its own. */
+  metrics?: GatewayMetrics;
+  /** How far the build of this process has got, for the page a person sees before there are pages (building-page.ts). */
+  building?: () => BuildingStatus | null;
+  /** The access log: told of every answered request; absent: none is logged. */
+  accessLog?: (entry: AccessEntry) => void;
 }
 
 /** `trust proxy` as Express wants it: booleans and hop counts typed, anything else (addresses, names) as is. */
@@ -66,8 +78,10 @@ export interface Gateway {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { signingKeys: options.signingKeys, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
+  const log = options.log ?? ((line: string) => processLog.error('gateway.error', line));
+  const catalog = new Catalog(options.out, log, { signingKeys: options.signingKeys, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe, metrics: options.metrics });
+  const routes = servedSurfaces();
+  catalog.metrics.watch({ release: () => releaseFigures(options.out, catalog), caches: () => catalog.cacheFigures(), now: options.now });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.
@@ -76,6 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
 
+  app.use(observeRequests({ routes, metrics: catalog.metrics, access: options.accessLog }));
   app.use(noSniff);
   app.get(
     HEALTH_PATH,
@@ -83,12 +98,20 @@ export function createGateway(options: GatewayOptions): Gateway {
   );
   app.all(HEALTH_PATH, (_req, _res, next) => next(methodNotAllowed('GET, HEAD')));
   app.use('/auth', options.auth.sessionMiddleware, options.auth.router);
-  const routes = servedSurfaces();
   app.use(methodGuard(routes));
   app.use(surfaceRouter(routes, catalog, options.auth, { toolServerHosts: options.toolServerHosts }));
   app.use(unknownPath);
+  app.use(buildingPage({ releases: catalog.releases, building: options.building }));
   app.use(errorHandler(log));
   return { app, catalog };
+}
+
+/** What the release gauges read: when `current` was switched (the symlink's own time), the tip's commit time, the chain's length. */
+async function releaseFigures(out: string, catalog: Catalog): Promise<{ publishedAtMs: number; tipCommittedAtMs: number; commits: number } | null> {
+  const release = await catalog.releases.current();
+  if (!release?.info.tip) return null;
+  const { mtimeMs } = await lstat(paths.current(out));
+  return { publishedAtMs: mtimeMs, tipCommittedAtMs: Date.parse(release.info.tip.pushedAt), commits: release.info.commitCount };
 }
 
 export function createApp(options: GatewayOptions): express.Express {

@@ -20,7 +20,8 @@ import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
 import { DiskCache, isAbsentFile, type DiskCacheStats } from './disk-cache.ts';
 import { BodyCache, type WorkObserver } from './encoding.ts';
-import { Once, OnceCache, Semaphore, type CacheStats } from './lru.ts';
+import { GatewayMetrics } from './metrics.ts';
+import { Once, OnceCache, Semaphore, type CacheLookups, type CacheStats } from './lru.ts';
 import { Releases } from './release.ts';
 
 /**
@@ -76,6 +77,8 @@ export interface CatalogOptions {
   accelRedirect?: string;
   /** Told of each assembly, compression and composition (the tests count them). */
   observe?: WorkObserver;
+  /** Where the gateway counts for Prometheus; default: a registry of its own, read by nobody. */
+  metrics?: GatewayMetrics;
 }
 
 /** What every cache holds against its bound, and the work in progress (the health endpoint reports it). */
@@ -92,6 +95,8 @@ const sizedAsParsed = <T extends { size: number }>(entry: T, key: string) => 64 
 export class Catalog {
   readonly out: string;
   readonly log: (line: string) => void;
+  /** What the gateway counts for Prometheus (metrics.ts). */
+  readonly metrics: GatewayMetrics;
   readonly releases: Releases;
   /** Every commit's digest, computed once (src/digest/commit-digest.ts). */
   readonly digests: DigestChain;
@@ -118,6 +123,7 @@ export class Catalog {
     const limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.out = out;
     this.log = log;
+    this.metrics = options.metrics ?? new GatewayMetrics();
     this.#observe = options.observe ?? (() => {});
     this.releases = new Releases(out);
     this.digests = new DigestChain(out);
@@ -171,6 +177,22 @@ export class Catalog {
       },
       disk: this.#disk.stats(),
       work: { assemblies: this.#assemblies.stats(), compressions: this.#compressions.stats(), compositions: this.#compositions.stats() },
+    };
+  }
+
+  /** Every cache by name (snake case, for the metrics' `cache` label), with its lookups where it counts them. */
+  cacheFigures(): Record<string, CacheStats & Partial<CacheLookups>> {
+    const disk = this.#disk.stats();
+    return {
+      bodies: { ...this.bodies.stats(), ...this.bodies.lookups() },
+      composed: { ...this.composed.stats().memory, ...this.composed.lookups() },
+      files: { ...this.#files.stats(), ...this.#files.lookups() },
+      state_roots: { ...this.#roots.stats(), ...this.#roots.lookups() },
+      index_chunks: { ...this.#indexChunks.stats(), ...this.#indexChunks.lookups() },
+      record_chunks: { ...this.#recordChunks.stats(), ...this.#recordChunks.lookups() },
+      transitive_chunks: { ...this.#transitiveChunks.stats(), ...this.#transitiveChunks.lookups() },
+      ...(this.accel ? { accel_facts: this.accel.stats() } : {}),
+      composed_disk: { entries: disk.files, bytes: disk.bytes, maxBytes: disk.maxBytes },
     };
   }
 

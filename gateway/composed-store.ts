@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentEtag } from '../src/store/hash.ts';
 import { isAbsentFile, type DiskCache, type DiskCacheStats } from './disk-cache.ts';
 import type { WorkObserver } from './encoding.ts';
-import { OnceCache, ownBytes, type CacheStats, type Semaphore } from './lru.ts';
+import { OnceCache, ownBytes, type CacheLookups, type CacheStats, type Semaphore } from './lru.ts';
 
 export interface ComposedBody {
   readonly bytes: Buffer;
@@ -84,6 +84,10 @@ export class ComposedStore {
       const written = await this.#writeBuilt(file, bytes);
       return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
     });
+  }
+
+  lookups(): CacheLookups {
+    return this.#memory.lookups();
   }
 
   stats(): { memory: CacheStats; disk: DiskCacheStats } {

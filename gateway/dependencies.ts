@@ -8,6 +8,7 @@
  * this module when the cause has gone; the recovery is logged once too. docs/deployment.md lists
  * the dependencies and what the server does when each fails.
  */
+import type { Logger } from '../src/log.ts';
 
 export type DependencyName = 'usersFile' | 'repository' | 'sessionStore' | 'disk';
 
@@ -58,12 +59,12 @@ interface State {
 }
 
 export class Dependencies {
-  readonly #log: (line: string) => void;
+  readonly #log: Logger;
   readonly #now: () => number;
   readonly #states = new Map<DependencyName, State>();
   readonly #probes: (() => Promise<unknown>)[] = [];
 
-  constructor(log: (line: string) => void, now: () => number = Date.now) {
+  constructor(log: Logger, now: () => number = Date.now) {
     this.#log = log;
     this.#now = now;
   }
@@ -78,12 +79,12 @@ export class Dependencies {
         if (state.degraded) return;
         const line = reason.split('\n')[0]!;
         Object.assign(state, { degraded: true, sinceMs: this.#now(), reason: line });
-        this.#log(`${line}; ${BEHAVIOUR[name].degraded}`);
+        this.#log.warn('dependency.degraded', `${line}; ${BEHAVIOUR[name].degraded}`, { dependency: name });
       },
       ok: () => {
         if (!state.degraded) return;
         Object.assign(state, { degraded: false, sinceMs: this.#now(), reason: null });
-        this.#log(BEHAVIOUR[name].recovered);
+        this.#log.info('dependency.recovered', BEHAVIOUR[name].recovered, { dependency: name });
       },
     };
   }

@@ -5,7 +5,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { OnceCache, ownBytes, type CacheStats, type Semaphore } from './lru.ts';
+import { OnceCache, ownBytes, type CacheLookups, type CacheStats, type Semaphore } from './lru.ts';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -104,5 +104,9 @@ export class BodyCache {
 
   stats(): CacheStats {
     return this.#cache.stats();
+  }
+
+  lookups(): CacheLookups {
+    return this.#cache.lookups();
   }
 }

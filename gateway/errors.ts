@@ -172,6 +172,9 @@ function isBadParam(error: unknown): boolean {
   return error instanceof URIError || (error as { cause?: unknown } | null)?.cause instanceof URIError;
 }
 
+/** Headers set for every answer before any route runs (app.ts), kept when an error replaces the body. */
+export const KEPT_ON_ERROR: ReadonlySet<string> = new Set(['x-content-type-options', 'x-request-id']);
+
 export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   // Four parameters: Express recognizes an error handler by its arity.
   return (error: unknown, req, res, _next) => {
@@ -188,7 +191,7 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
       return;
     }
     // Headers set for the body that was never sent (ETag, Vary, Content-Encoding) must not leak.
-    for (const name of res.getHeaderNames()) if (name !== 'x-content-type-options') res.removeHeader(name);
+    for (const name of res.getHeaderNames()) if (!KEPT_ON_ERROR.has(name)) res.removeHeader(name);
     sendJsonError(res, answer);
   };
 }

@@ -13,6 +13,12 @@ export interface CacheStats {
   readonly maxBytes: number;
 }
 
+/** Lookups answered from memory, and lookups that found nothing (for the metrics' hit ratios). */
+export interface CacheLookups {
+  readonly hits: number;
+  readonly misses: number;
+}
+
 /**
  * Bytes that own their memory, for keeping. A small Buffer is often a view into a shared 8 KiB
  * pool slab (Buffer.from, Buffer.concat, zlib's output), and keeping the view would keep the whole
@@ -56,6 +62,8 @@ export interface BoundedCacheOptions<V> {
 export class BoundedCache<V extends {}> {
   readonly #lru: LRUCache<string, V>;
   readonly #maxBytes: number;
+  #hits = 0;
+  #misses = 0;
 
   constructor(options: BoundedCacheOptions<V>) {
     const { sizeOf, onEvict } = options;
@@ -69,7 +77,10 @@ export class BoundedCache<V extends {}> {
   }
 
   get(key: string): V | undefined {
-    return this.#lru.get(key);
+    const value = this.#lru.get(key);
+    if (value === undefined) this.#misses += 1;
+    else this.#hits += 1;
+    return value;
   }
 
   /** Keeps `value` unless it is larger than an entry may be; may push out the least recently used. */
@@ -83,6 +94,10 @@ export class BoundedCache<V extends {}> {
 
   stats(): CacheStats {
     return { entries: this.#lru.size, bytes: this.#lru.calculatedSize, maxBytes: this.#maxBytes };
+  }
+
+  lookups(): CacheLookups {
+    return { hits: this.#hits, misses: this.#misses };
   }
 }
 
@@ -120,6 +135,10 @@ export class OnceCache<V extends {}> {
 
   stats(): CacheStats {
     return this.#cache.stats();
+  }
+
+  lookups(): CacheLookups {
+    return this.#cache.lookups();
   }
 }
 

@@ -6,15 +6,19 @@ import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { createAuth, createSessionStore, loadOrCreateSecret } from './auth/index.ts';
+import { createAuth, createSessionStore, loadOrCreateSecret, type PkgcatSessionStore } from './auth/index.ts';
 import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
 import { createGateway } from './app.ts';
 import { toolServerHostnames } from './mcp/allowed-hosts.ts';
+import { log as processLog } from '../src/log.ts';
 import type { CatalogLimits, CatalogStats } from './catalog.ts';
 import type { WorkObserver } from './encoding.ts';
 import { Dependencies } from './dependencies.ts';
 import type { BuildStatus } from './health.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { AccessEntry } from './observe.ts';
+import type { BuildingStatus } from './building-page.ts';
 
 export interface ServerOptions {
   out: string;
@@ -48,6 +52,12 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** What the server depends on while running (cli/serve.ts shares it with its follower); default: its own, logging to `log`. */
   dependencies?: Dependencies;
+  /** Where requests, tool calls, sign-ins and the session store are counted (GatewayOptions.metrics). */
+  metrics?: GatewayMetrics;
+  /** The access log (GatewayOptions.accessLog). */
+  accessLog?: (entry: AccessEntry) => void;
+  /** How far this process's build has got (GatewayOptions.building). */
+  building?: () => BuildingStatus | null;
 }
 
 export interface RunningServer {
@@ -147,13 +157,18 @@ function drain(server: Server): { readonly inFlight: number; close(graceMs: numb
   };
 }
 
+/** Whether the session store answers: SQLite is a file in this process; Redis, its client's connection. */
+function sessionStoreUp(store: PkgcatSessionStore): boolean {
+  return store.kind === 'sqlite' || (store as unknown as { client?: { isReady?: boolean } }).client?.isReady === true;
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const accelRedirect = options.accelRedirect ? accelPrefix(options.accelRedirect) : undefined;
   const secret = options.sessionSecret
     ? checkSecret(options.sessionSecret, 'the configured session secret')
     : await loadOrCreateSecret(join(options.sessionDir, 'session-secret'));
-  const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const dependencies = options.dependencies ?? new Dependencies(log, options.now);
+  const log = options.log ?? ((line: string) => processLog.error('gateway.error', line));
+  const dependencies = options.dependencies ?? new Dependencies(processLog, options.now);
   const store = await createSessionStore({ redisUrl: options.redisUrl, sqlitePath: join(options.sessionDir, 'sessions.db'), reporter: dependencies.reporter('sessionStore') });
   try {
     // With Redis, the sign-in limiter counts on it too: every gateway sees the same failures.
@@ -176,8 +191,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const toolServerHosts = toolServerHostnames({ siteUrl: options.siteUrl ?? url, listenHost: options.host, extra: options.mcpAllowedHosts });
     const { app, catalog } = createGateway({
       out: options.out, auth, trustProxy: options.trustProxy, toolServerHosts, signingKeys: options.signingKeys, accelRedirect, limits: options.limits, observe: options.observe,
-      buildStatus: options.buildStatus, dependencies, now: options.now, log,
+      buildStatus: options.buildStatus, dependencies, now: options.now, log, metrics: options.metrics, accessLog: options.accessLog, building: options.building,
     });
+    catalog.metrics.watch({ sessionStore: () => ({ kind: store.kind, up: sessionStoreUp(store) }) });
     server.on('request', app);
     let closing: Promise<void> | null = null;
     return {

@@ -24,7 +24,8 @@ export interface ServeProcess {
 export function startServeProcess(args: string[], env: NodeJS.ProcessEnv = {}, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), PKGCAT, 'serve', '--port', '0', ...args], {
-      env: { ...process.env, ...env },
+      // Its address is read from its text log (`env` may ask for JSON, whose lines carry it too).
+      env: { ...process.env, PKGCAT_LOG_FORMAT: 'text', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -43,7 +44,7 @@ export function startServeProcess(args: string[], env: NodeJS.ProcessEnv = {}, o
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       for (const look of waiters) look();
-      const match = /serving .* on (http:\/\/\S+?)(?:,|\s|$)/m.exec(stderr);
+      const match = /serving .* on (http:\/\/[^\s,"]+)/m.exec(stderr);
       if (!started && match) {
         started = true;
         clearTimeout(timer);

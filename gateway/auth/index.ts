@@ -22,6 +22,7 @@ import { createLoginLimiters, type LoginRateLimitOptions } from './rate-limit.ts
 import { UsersFile, verifyUser } from './users.ts';
 import { Dependencies } from '../dependencies.ts';
 import { SESSION_COOKIE } from '../../src/http/session.ts';
+import { log } from '../../src/log.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -68,8 +69,8 @@ export interface Auth {
   readonly requireSession: RequestHandler;
 }
 
-function log(message: string, error: unknown): void {
-  console.error(`pkgcat: ${message}: ${error instanceof Error ? error.message : String(error)}`);
+function logFailure(event: string, message: string, error: unknown): void {
+  log.error(event, `${message}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** Browsers mark cross-site requests; a sign-in or sign-out from another site is refused. */
@@ -98,7 +99,7 @@ function promisify(run: (done: (error?: unknown) => void) => void): Promise<void
 }
 
 export function createAuth(options: AuthOptions): Auth {
-  const dependencies = options.dependencies ?? new Dependencies((line) => console.error(`pkgcat: ${line}`));
+  const dependencies = options.dependencies ?? new Dependencies(log);
   const users = options.usersFile === null ? null : new UsersFile(options.usersFile, dependencies.reporter('usersFile'));
   const sessionStore = dependencies.reporter('sessionStore');
   // /healthz looks at the users file (a stat; read again only when it changed), so a fix shows without a sign-in.
@@ -155,7 +156,7 @@ export function createAuth(options: AuthOptions): Auth {
     if (!req.session) throw new Error('createAuth: mount sessionMiddleware before the auth router');
     if (secure === true && !req.secure && !warnedInsecure) {
       warnedInsecure = true;
-      console.error('pkgcat: secure cookies are required but this sign-in came over plain HTTP; the browser gets no cookie (set trust proxy behind a TLS proxy)');
+      log.warn('auth.insecure_sign_in', 'secure cookies are required but this sign-in came over plain HTTP; the browser gets no cookie (set trust proxy behind a TLS proxy)');
     }
     // A fresh session id at every sign-in: a session id planted before sign-in is worth nothing.
     await storeCall((done) => req.session.regenerate(done));
@@ -182,7 +183,7 @@ export function createAuth(options: AuthOptions): Auth {
   const router = express.Router();
   router.get('/login', async (req, res) => {
     const username = req.session?.username;
-    const loaded = users === null ? null : await users.get().catch((error: unknown) => (log('users file', error), null));
+    const loaded = users === null ? null : await users.get().catch((error: unknown) => (logFailure('auth.users_file_failed', 'users file', error), null));
     sendLoginPage(res, {
       base: req.baseUrl,
       next: safeNext(req.query.next),

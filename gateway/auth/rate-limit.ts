@@ -10,6 +10,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
 import { HttpError, sessionStoreUnavailable, tooManyAttempts } from '../errors.ts';
+import { log } from '../../src/log.ts';
 
 /** The two limiters: per address and username, and per address alone. */
 export type LoginLimiterName = 'user' | 'ip';
@@ -55,7 +56,7 @@ function limiter(property: string, windowMs: number, limit: number, key: (req: R
   return (req, res, next) => {
     counting(req, res, (error?: unknown) => {
       if (error === undefined || error === null || error instanceof HttpError) return next(error);
-      console.error(`pkgcat: sign-in limiter store: ${error instanceof Error ? error.message : String(error)}`);
+      log.error('auth.limiter_store_failed', `sign-in limiter store: ${error instanceof Error ? error.message : String(error)}`);
       next(sessionStoreUnavailable());
     });
   };

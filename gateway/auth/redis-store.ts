@@ -8,6 +8,7 @@ import type { Store as RateLimitStore } from 'express-rate-limit';
 import { RedisStore as RateLimitRedisStore, type RedisReply } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import { Dependencies, type DependencyReporter } from '../dependencies.ts';
+import { log } from '../../src/log.ts';
 import type { LoginLimiterName } from './rate-limit.ts';
 import type { PkgcatSessionStore } from './session-store.ts';
 
@@ -64,7 +65,7 @@ class PkgcatRedisStore extends RedisStore implements PkgcatSessionStore {
 export async function createRedisSessionStore(options: RedisSessionStoreOptions): Promise<PkgcatSessionStore> {
   const shown = redactRedisUrl(options.url);
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-  const reporter = options.reporter ?? new Dependencies((line) => console.error(`pkgcat: ${line}`)).reporter('sessionStore');
+  const reporter = options.reporter ?? new Dependencies(log).reporter('sessionStore');
   const client = createClient({
     url: options.url,
     // While Redis is away, fail session look-ups at once (the gateway answers 503) instead of

@@ -93,6 +93,19 @@ async function callTool({ name, arguments: args }: CallToolRequest['params'], co
  */
 const LIST_CACHE_HINT = { ttlMs: 60 * 60 * 1000, cacheScope: 'public' } as const;
 
+/** callTool, counted in the metrics by tool (an unknown name as `unknown`: the label set stays bounded) and result. */
+async function countedCall(params: CallToolRequest['params'], context: ToolContext, log: (line: string) => void): Promise<CallToolResult> {
+  const tool = BY_NAME.has(params.name) ? params.name : 'unknown';
+  try {
+    const result = await callTool(params, context, log);
+    context.catalog.metrics.toolCall(tool, result.isError ? 'error' : 'success');
+    return result;
+  } catch (error) {
+    context.catalog.metrics.toolCall(tool, 'protocol_error');
+    throw error;
+  }
+}
+
 export function createToolServer(context: ToolContext, log: (line: string) => void): Server {
   const server = new Server(TOOL_SERVER_INFO, {
     capabilities: { tools: {} },
@@ -101,6 +114,6 @@ export function createToolServer(context: ToolContext, log: (line: string) => vo
     cacheHints: { 'tools/list': LIST_CACHE_HINT, 'server/discover': LIST_CACHE_HINT },
   });
   server.setRequestHandler('tools/list', () => ({ tools: [...DEFINITIONS] }));
-  server.setRequestHandler('tools/call', (request) => callTool(request.params, context, log));
+  server.setRequestHandler('tools/call', (request) => countedCall(request.params, context, log));
   return server;
 }

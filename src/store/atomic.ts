@@ -52,10 +52,25 @@ async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
+/** Files this process has written, and their bytes (a build reports them to the `serve` that runs it: the build metrics). */
+const tally = { files: 0, bytes: 0 };
+
+/** Counts a file written (by this module, or by a writer of files nobody reads before they are renamed into place). */
+export function countWritten(data: string | Uint8Array): void {
+  tally.files += 1;
+  tally.bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+}
+
+/** What this process has written so far. */
+export function writtenSoFar(): { files: number; bytes: number } {
+  return { ...tally };
+}
+
 /** Writes `data` to a fresh temporary sibling of `file` (creating the directory) and returns its name. */
 async function writeTemporary(file: string, data: string | Uint8Array, options: AtomicWriteOptions): Promise<string> {
   if (!options.directoryExists) await mkdir(dirname(file), options.dirMode === undefined ? { recursive: true } : { recursive: true, mode: options.dirMode });
   const temporary = temporaryName(file);
+  countWritten(data);
   try {
     if (options.mode === undefined && !options.durable) {
       // The common case (the build's thousands of objects): one call, as few system calls as a plain write.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
 import { MainFollower } from '../../cli/follow.ts';
+import { lineLogger } from '../../src/log.ts';
 import { LAYOUT_VERSION } from '../../src/store/layout.ts';
 import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 
@@ -34,7 +35,7 @@ describe('MainFollower', () => {
       { message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } },
       { message: 'curl', time: hoursLater(1), files: { 'packages/curl/manifest.json': manifest('curl') } },
     ]);
-    follower = new MainFollower({ repo, out, pollSeconds: 0.1, siteUrl: 'http://127.0.0.1:8080', log: (line) => lines.push(line) });
+    follower = new MainFollower({ repo, out, pollSeconds: 0.1, siteUrl: 'http://127.0.0.1:8080', log: lineLogger((line) => lines.push(line)) });
     await follower.start();
     expect(await publishedTip(out, second)).toBe(second);
 
@@ -54,7 +55,7 @@ describe('MainFollower', () => {
     const repo = `${await temporaryDirectory()}/catalog`;
     await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
     const lines: string[] = [];
-    follower = new MainFollower({ repo, out: `${repo}/../out`, pollSeconds: 60, siteUrl: 'ftp://not-a-site', log: (line) => lines.push(line) });
+    follower = new MainFollower({ repo, out: `${repo}/../out`, pollSeconds: 60, siteUrl: 'ftp://not-a-site', log: lineLogger((line) => lines.push(line)) });
     await follower.start();
     await follower.idle();
     expect(follower.status()).toEqual({
@@ -69,7 +70,7 @@ describe('MainFollower', () => {
     const repo = `${await temporaryDirectory()}/catalog`;
     const out = `${await temporaryDirectory()}/out`;
     const [first] = await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
-    follower = new MainFollower({ repo, out, pollSeconds: 0.1, siteUrl: 'http://127.0.0.1:8080', log: () => {} });
+    follower = new MainFollower({ repo, out, pollSeconds: 0.1, siteUrl: 'http://127.0.0.1:8080', log: lineLogger(() => {}) });
     await follower.start();
     expect(await publishedTip(out, first)).toBe(first);
     await follower.idle();
@@ -96,7 +97,7 @@ describe('MainFollower', () => {
 
   it('refuses to start on a directory that is not a git repository', async () => {
     const repo = await temporaryDirectory();
-    follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, siteUrl: 'http://127.0.0.1:8080', log: () => {} });
+    follower = new MainFollower({ repo, out: `${repo}/out`, pollSeconds: 1, siteUrl: 'http://127.0.0.1:8080', log: lineLogger(() => {}) });
     await expect(follower.start()).rejects.toThrow(/not a git repository|rev-parse/);
     follower = null;
   });

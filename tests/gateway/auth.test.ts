@@ -1,4 +1,5 @@
 import express from 'express';
+import { lineLogger } from '../../src/log.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -165,7 +166,7 @@ describe('users file', () => {
 
   it('is re-read when it changes on disk', async () => {
     const file = join(dir, 'reload.json');
-    const watched = new UsersFile(file, new Dependencies(() => {}).reporter('usersFile'));
+    const watched = new UsersFile(file, new Dependencies(lineLogger(() => {})).reporter('usersFile'));
     expect((await watched.get()).exists).toBe(false);
     await addUser(file, 'frank', 'frank password');
     expect((await watched.get()).users.has('frank')).toBe(true);
@@ -175,7 +176,7 @@ describe('users file', () => {
     const file = join(dir, 'garbage.json');
     await addUser(file, 'frank', 'frank password');
     const logged: string[] = [];
-    const dependencies = new Dependencies((line) => logged.push(line));
+    const dependencies = new Dependencies(lineLogger((line) => logged.push(line)));
     const watched = new UsersFile(file, dependencies.reporter('usersFile'));
     expect([...(await watched.get()).users.keys()]).toEqual(['frank']);
     const good = await readFile(file);
@@ -437,7 +438,7 @@ describe('sign-in', () => {
     const file = join(dir, 'breaks-later.json');
     await addUser(file, 'alice', 'alice password');
     const reported: string[] = [];
-    const { base, logged } = await startApp({ usersFile: file, dependencies: new Dependencies((line) => reported.push(line)) });
+    const { base, logged } = await startApp({ usersFile: file, dependencies: new Dependencies(lineLogger((line) => reported.push(line))) });
     const cookie = sessionCookie(await signIn(base, 'alice', 'alice password'))!;
     await writeFile(file, '{ not json');
     const response = await fetch(`${base}/private`, { headers: { cookie } });
@@ -540,7 +541,7 @@ describe('the gate', () => {
 describe('sqlite session store', () => {
   it('a store that fails (its database closed under it): sign-in, the session check and sign-out answer 503, reported once, never a 500', async () => {
     const reported: string[] = [];
-    const app = await startApp({ dependencies: new Dependencies((line) => reported.push(line)) });
+    const app = await startApp({ dependencies: new Dependencies(lineLogger((line) => reported.push(line))) });
     const cookie = await signedIn(app.base);
     await app.store.close();
     const answers = [

@@ -3,6 +3,7 @@
  * Cache-Control, and that it is no catalog surface (no registry row, no public file, no static rule).
  * The clock is injected; the build status comes from a provider, as `serve --repo`'s follower gives it.
  */
+import { lineLogger } from '../../src/log.ts';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ beforeAll(async () => {
   [tip] = await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
   await build(repo, out);
   publishedMs = (await lstat(paths.current(out))).mtimeMs;
-  dependencies = new Dependencies((line) => logged.push(line), now);
+  dependencies = new Dependencies(lineLogger((line) => logged.push(line)), now);
   gateway = await startGateway(out, dir, { buildStatus: () => status, now, dependencies });
 });
 
