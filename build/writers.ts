@@ -191,7 +191,11 @@ async function* renderPages<View extends PageView>(
   const rendering: Promise<PublicBody>[] = [];
   for (const view of views) {
     const values = params(view);
-    rendering.push(site.render(fillTemplate(path, values), view).then((body) => ({ params: values, body })));
+    const page = site.render(fillTemplate(path, values), view).then((body) => ({ params: values, body }));
+    // When a worker dies, every page in the window fails at once: the first one awaited stops the
+    // build, and the others must not become unhandled rejections (a stack trace, not one line).
+    page.catch(() => {});
+    rendering.push(page);
     if (rendering.length >= RENDER_WINDOW) yield await rendering.shift()!;
   }
   while (rendering.length > 0) yield await rendering.shift()!;

@@ -93,9 +93,9 @@ export const HOSTILE_CATALOG: CatalogCommit[] = [
     files: { 'packages/wordy/manifest.json': manifest('wordy', { description: 'w'.repeat(100_000) }) },
   },
   {
-    message: 'Add a package in 100,001 categories',
+    message: 'Add a package in 50,001 categories',
     time: time(5),
-    files: { 'packages/sprawl/manifest.json': manifest('sprawl', { categories: Array.from({ length: 100_001 }, (_, index) => `c${index}`) }) },
+    files: { 'packages/sprawl/manifest.json': manifest('sprawl', { categories: Array.from({ length: 50_001 }, (_, index) => `c${index}`) }) },
   },
   {
     message: 'Add advisories whose ids are not URL-safe',
