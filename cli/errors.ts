@@ -58,6 +58,12 @@ export function describeSystemError(error: unknown): string | null {
   return reason;
 }
 
+/** Any error as the one line the command prints after `pkgcat: `. */
+export function oneLine(error: unknown): string {
+  if (error instanceof Failure || error instanceof UsageError) return error.message;
+  return describeSystemError(error) ?? (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
+
 /** The nearest ancestor of `path` (itself included) that exists, and whether it is a directory. */
 async function nearestExisting(path: string): Promise<{ path: string; directory: boolean } | null> {
   for (let current = path; ; current = dirname(current)) {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tellParent } from './build-channel.ts';
-import { describeSystemError, Failure, UsageError } from './errors.ts';
+import { oneLine, UsageError } from './errors.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -424,14 +424,10 @@ export async function main(argv: string[], env: Env): Promise<number> {
       await tellParent({ kind: 'failed', reason: error.message });
       return 2;
     }
-    const message = error instanceof Failure ? error.message : (describeSystemError(error) ?? firstLine(error));
+    const message = oneLine(error);
     process.stderr.write(`pkgcat: ${message}\n`);
     // A build run by `serve --repo` tells it why, for /healthz (cli/build-channel.ts).
     await tellParent({ kind: 'failed', reason: message });
     return 1;
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }
