@@ -135,13 +135,14 @@ class RenderPool implements SiteRenderer {
         if (error !== undefined) waiting.reject(new Error(error));
         else waiting.resolve(html!);
       });
-      const fail = (error: Error) => {
+      const fail = (cause: Error) => {
+        const error = new Error(`rendering the site's pages failed: ${workerFailure(cause)}`);
         this.#failure ??= error;
         for (const waiting of pending.values()) waiting.reject(error);
         pending.clear();
       };
       worker.on('error', fail);
-      worker.on('exit', (code) => fail(new Error(`a page render worker exited (code ${code})`)));
+      worker.on('exit', (code) => fail(new Error(`a render worker exited with code ${code}`)));
       worker.unref();
       return { worker, pending };
     });
@@ -158,6 +159,12 @@ class RenderPool implements SiteRenderer {
       target.worker.postMessage({ id, path, view });
     });
   }
+}
+
+/** What became of a render worker, in a line: `a render worker ran out of memory`. */
+function workerFailure(error: Error & { code?: string }): string {
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') return 'a render worker ran out of memory';
+  return error.message.split('\n')[0]!;
 }
 
 let loaded: Promise<SiteRenderer> | null = null;

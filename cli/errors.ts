@@ -11,7 +11,15 @@ import { dirname } from 'node:path';
 export class UsageError extends Error {}
 
 /** The command cannot do its work, for a reason the message states. Exit 1. */
-export class Failure extends Error {}
+export class Failure extends Error {
+  /** The code of the system call that failed, when one did (ENOSPC: the disk is full); `serve` reports it. */
+  readonly code?: string;
+
+  constructor(message: string, code?: string) {
+    super(message);
+    if (code !== undefined) this.code = code;
+  }
+}
 
 type SystemError = NodeJS.ErrnoException & { syscall?: string };
 
@@ -56,6 +64,12 @@ export function describeSystemError(error: unknown): string | null {
   const reason = REASONS[e.code] ?? e.message.replace(/^[A-Z0-9_]+: /, '').replace(/, \w+ '.*$/, '');
   if (e.path) return `cannot ${VERBS[e.syscall] ?? e.syscall} ${e.path}: ${reason}`;
   return reason;
+}
+
+/** Any error as the one line the command prints after `pkgcat: `. */
+export function oneLine(error: unknown): string {
+  if (error instanceof Failure || error instanceof UsageError) return error.message;
+  return describeSystemError(error) ?? (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }
 
 /** The nearest ancestor of `path` (itself included) that exists, and whether it is a directory. */

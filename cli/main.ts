@@ -11,7 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tellParent } from './build-channel.ts';
 import { hostnameOf } from '../gateway/mcp/allowed-hosts.ts';
-import { describeSystemError, Failure, UsageError } from './errors.ts';
+import { oneLine, UsageError } from './errors.ts';
 import { configureLog, log, type LogFormat } from '../src/log.ts';
 
 type Env = Record<string, string | undefined>;
@@ -544,15 +544,11 @@ export async function main(argv: string[], env: Env): Promise<number> {
       await tellParent({ kind: 'failed', reason: error.message });
       return 2;
     }
-    const message = error instanceof Failure ? error.message : (describeSystemError(error) ?? firstLine(error));
+    const message = oneLine(error);
     log.fatal('cli.failed', message);
     // A build run by `serve --repo` tells it why, for /healthz (cli/build-channel.ts).
     const code = (error as NodeJS.ErrnoException | null)?.code;
     await tellParent({ kind: 'failed', reason: message, ...(typeof code === 'string' ? { code } : {}) });
     return 1;
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }

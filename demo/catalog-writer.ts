@@ -4,7 +4,8 @@
  * Deterministic: the same commits produce the same shas on any machine. Every commit is written
  * by one `git fast-import` stream with a fixed identity (`pkgcat demo <demo@example.invalid>`),
  * the given time as author and committer date (UTC, `+0000`), the message bytes exactly as given
- * (no trailing newline is added), and every file as mode 100644. Git runs with the environment's
+ * (no trailing newline is added), and every file as mode 100644 (but
+ * a SymbolicLink or a Gitlink). Git runs with the environment's
  * `GIT_*` variables removed, `GIT_CONFIG_NOSYSTEM=1`, and `-c` options that pin everything user
  * configuration could change about the result.
  *
@@ -14,8 +15,27 @@ import { spawn } from 'node:child_process';
 import { mkdir, realpath } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
-/** A file's new content. Objects and arrays are written as `JSON.stringify(v, null, 2) + "\n"`; `null` deletes the path. */
-export type FileContent = string | Buffer | Record<string, unknown> | unknown[] | null;
+/** A symbolic link (mode 120000) whose link text is `target`. */
+export class SymbolicLink {
+  readonly target: string;
+  constructor(target: string) {
+    this.target = target;
+  }
+}
+
+/** A gitlink (mode 160000, a submodule's entry): a commit of another repository, with no blob. */
+export class Gitlink {
+  readonly commit: string;
+  constructor(commit: string) {
+    this.commit = commit;
+  }
+}
+
+/**
+ * A file's new content. Objects and arrays are written as `JSON.stringify(v, null, 2) + "\n"`;
+ * `null` deletes the path.
+ */
+export type FileContent = string | Buffer | SymbolicLink | Gitlink | Record<string, unknown> | unknown[] | null;
 
 export interface CatalogCommit {
   /** The commit message, byte-exact: raw bytes (invalid UTF-8) and the empty message are allowed. */
@@ -230,6 +250,11 @@ function fastImportStream(commits: CatalogCommit[], from: string | null): Buffer
         text(`D ${streamPath(path)}\n`);
       } else if (content === undefined) {
         throw new Error(`commit ${index}: content of ${path} is undefined (use null to delete)`);
+      } else if (content instanceof Gitlink) {
+        text(`M 160000 ${content.commit} ${streamPath(path)}\n`);
+      } else if (content instanceof SymbolicLink) {
+        text(`M 120000 inline ${streamPath(path)}\n`);
+        data(Buffer.from(content.target, 'utf8'));
       } else {
         text(`M 100644 inline ${streamPath(path)}\n`);
         data(fileBytes(path, content));

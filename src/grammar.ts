@@ -3,8 +3,25 @@
  * CATALOG-FORMAT.md manifest `name`). Every surface validates through these functions.
  */
 
-/** A package name: first character alphanumeric, then alphanumerics, `.`, `_`, `-`. */
-export const PACKAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/**
+ * The longest package name. A name is a file name of the release (`api/pkgs/<name>.json`, written
+ * through a temporary `<name>.json.tmp-<pid>-<hex>` sibling, with `.br` and `.gz` siblings beside
+ * it), and file systems cut file names at 255 bytes: 128 leaves room for every suffix. A longer
+ * name is a diagnostic in the catalog and a 404 in a URL.
+ */
+export const MAX_NAME_LENGTH = 128;
+
+/** A package name: first character alphanumeric, then alphanumerics, `.`, `_`, `-`; at most MAX_NAME_LENGTH characters. */
+export const PACKAGE_NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,${MAX_NAME_LENGTH - 1}}$`);
+
+/**
+ * An advisory id (the file name of `advisories/<id>.json`, and a path segment of `/advisories/<id>`
+ * and its mirror): first character alphanumeric, then alphanumerics, `.`, `_`, `-` or `:` (Red
+ * Hat's and SUSE's ids have one: `RHSA-2024:1234`); at most MAX_NAME_LENGTH characters. Every OSV
+ * database's ids are of this form; an id that is not (a space, a `%`) could not be one file and
+ * one URL at once, so it is a diagnostic.
+ */
+export const ADVISORY_ID = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,${MAX_NAME_LENGTH - 1}}$`);
 
 /** A canonical commit sha: 40 lowercase hex characters. */
 export const FULL_SHA = /^[0-9a-f]{40}$/;
@@ -17,6 +34,10 @@ export const TOOL_SHA = /^[0-9a-f]{7,40}$/;
 
 export function isPackageName(value: string): boolean {
   return PACKAGE_NAME.test(value);
+}
+
+export function isAdvisoryId(value: string): boolean {
+  return ADVISORY_ID.test(value);
 }
 
 /** Names are case-insensitive everywhere; this is the key every map uses. */

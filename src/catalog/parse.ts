@@ -10,6 +10,7 @@ import {
   AdvisorySchema, ManifestSchema, ScorecardSchema, WEB_URL_RULE, WEB_URL_SCHEMES, describeIssues, fieldIssues, isUrlWithScheme, type FieldIssue,
 } from '../schemas/catalog.ts';
 import { quoted } from '../quote.ts';
+import { MAX_DEPTH, MAX_FILE_BYTES, lengthIssues, nestsDeeperThan } from './limits.ts';
 
 export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; reason: string };
 
@@ -17,14 +18,21 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 type Json = { ok: true; json: Record<string, unknown> } | { ok: false; reason: string };
 
-/** The file's JSON object, or why it has none (`manifest.json is not valid JSON (...)`). */
+const MIB = 1024 * 1024;
+
+/**
+ * The file's JSON object, or why it has none (`manifest.json is not valid JSON (...)`, or a
+ * limit of src/catalog/limits.ts it breaks: each is checked before anything walks the value).
+ */
 function parseJsonObject(bytes: Buffer, file: string): Json {
+  if (bytes.length > MAX_FILE_BYTES) return { ok: false, reason: `${file} is larger than ${MAX_FILE_BYTES / MIB} MiB (${bytes.length} bytes)` };
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
     return { ok: false, reason: `${file} is not valid UTF-8` };
   }
+  if (nestsDeeperThan(text, MAX_DEPTH)) return { ok: false, reason: `${file} nests objects and arrays more than ${MAX_DEPTH} levels deep` };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -32,6 +40,9 @@ function parseJsonObject(bytes: Buffer, file: string): Json {
     return { ok: false, reason: `${file} is not valid JSON (${(error as Error).message})` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: `${file} is not a JSON object` };
+  // Strings and lists over their limits (MAX_STRING_LENGTH, MAX_LIST_LENGTH) are named as bad fields.
+  const tooLong = lengthIssues(value);
+  if (tooLong.length > 0) return { ok: false, reason: describeIssues(file, tooLong) };
   return { ok: true, json: value as Record<string, unknown> };
 }
 
@@ -62,7 +73,7 @@ export function parseManifest(bytes: Buffer, dirName: string): Parsed<Manifest> 
   if (!file.ok) return file;
   const name = file.json.name;
   const misplaced = typeof name === 'string' && name !== dirName;
-  const result = check(ManifestSchema, file.json, misplaced ? { path: 'name', message: `must equal its directory name "${dirName}", not ${JSON.stringify(name)}` } : undefined);
+  const result = check(ManifestSchema, file.json, misplaced ? { path: 'name', message: `must equal its directory name ${quoted(dirName)}, not ${quoted(name)}` } : undefined);
   if (!result.ok) return { ok: false, reason: describeIssues('manifest.json', result.issues) };
   const manifest = { ...result.value };
   const warnings: string[] = [];
@@ -82,7 +93,7 @@ export function parseAdvisory(bytes: Buffer, fileId: string): Parsed<OsvRecord> 
   if (!file.ok) return file;
   const id = file.json.id;
   const misplaced = typeof id === 'string' && id !== '' && id !== fileId;
-  const result = check(AdvisorySchema, file.json, misplaced ? { path: 'id', message: `must equal its file name without ".json" ("${fileId}"), not ${JSON.stringify(id)}` } : undefined);
+  const result = check(AdvisorySchema, file.json, misplaced ? { path: 'id', message: `must equal its file name without ".json" (${quoted(fileId)}), not ${quoted(id)}` } : undefined);
   if (!result.ok) return { ok: false, reason: describeIssues('advisory', result.issues) };
   // Kept as written (composition reads the OSV fields it uses defensively), but for its links.
   const { record, warnings } = withWebReferences(file.json);

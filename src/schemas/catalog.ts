@@ -7,7 +7,7 @@
  * Pure: zod and the name grammar only, no I/O. src/catalog/parse.ts runs them on file bytes.
  */
 import { z } from 'zod';
-import { isPackageName, nameKey } from '../grammar.ts';
+import { MAX_NAME_LENGTH, isAdvisoryId, isPackageName, nameKey } from '../grammar.ts';
 import { quoted } from '../quote.ts';
 
 /** One problem in a file: the field's path (`archive.sha256`, `checks[2].name`; empty for the whole file) and what is wrong. */
@@ -17,7 +17,10 @@ export interface FieldIssue {
 }
 
 /** How the grammar of a package name reads in a message. */
-export const PACKAGE_NAME_RULE = 'a letter or digit, then letters, digits, ".", "_" or "-"';
+export const PACKAGE_NAME_RULE = `a letter or digit, then letters, digits, ".", "_" or "-"; at most ${MAX_NAME_LENGTH} characters`;
+
+/** How the grammar of an advisory id reads in a message. */
+export const ADVISORY_ID_RULE = `a letter or digit, then letters, digits, ".", "_", "-" or ":"; at most ${MAX_NAME_LENGTH} characters`;
 
 /** A type error's message: "is required" when the field is absent, `otherwise` when it has the wrong type. */
 const requiredOr = (otherwise: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : otherwise);
@@ -57,7 +60,7 @@ const nonBlankString = requiredString.refine((value) => value.trim() !== '', { e
 
 const packageName = (type: string) =>
   z.string({ error: requiredOr(type) }).refine(isPackageName, {
-    error: (issue) => `must be a package name (${PACKAGE_NAME_RULE}), not ${JSON.stringify(issue.input)}`,
+    error: (issue) => `must be a package name (${PACKAGE_NAME_RULE}), not ${quoted(String(issue.input))}`,
   });
 
 /** A list of dependency names, de-duplicated case-insensitively (the first spelling is kept). */
@@ -119,7 +122,9 @@ export type Manifest = z.output<typeof ManifestSchema>;
  */
 export const AdvisorySchema = z.looseObject(
   {
-    id: requiredString.refine((id) => id !== '', { error: 'must not be empty' }),
+    id: requiredString
+      .refine((id) => id !== '', { error: 'must not be empty', abort: true })
+      .refine(isAdvisoryId, { error: (issue) => `must be an advisory id (${ADVISORY_ID_RULE}), not ${quoted(String(issue.input))}` }),
     modified: requiredString,
     affected: z.array(z.unknown(), { error: 'must be an array' }).optional(),
     withdrawn: z.string({ error: 'must be a timestamp string' }).optional(),
@@ -164,10 +169,16 @@ export function fieldIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({ path: fieldPath(issue.path), message: issue.message }));
 }
 
+/** The most problems one diagnostic names; the rest are counted (a list of 50,000 bad entries is one short line). */
+export const MAX_LISTED_ISSUES = 10;
+
 /**
  * One line naming every problem: `manifest.json: "version" is required; "stars" must be an
- * integer >= 0`. A problem of the whole file (empty path) reads without quotes.
+ * integer >= 0`. A problem of the whole file (empty path) reads without quotes. Past
+ * MAX_LISTED_ISSUES, the rest are counted: `; and 49990 more problems`.
  */
 export function describeIssues(file: string, issues: readonly FieldIssue[]): string {
-  return `${file}: ${issues.map((issue) => (issue.path === '' ? issue.message : `"${issue.path}" ${issue.message}`)).join('; ')}`;
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => (issue.path === '' ? issue.message : `"${issue.path}" ${issue.message}`));
+  if (issues.length > MAX_LISTED_ISSUES) listed.push(`and ${issues.length - MAX_LISTED_ISSUES} more problems`);
+  return `${file}: ${listed.join('; ')}`;
 }

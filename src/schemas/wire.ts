@@ -17,7 +17,7 @@ export { SCHEMA_VERSION };
 const schemaVersion = z.literal(SCHEMA_VERSION).describe('Wire schema version; compare it with the OpenAPI document\'s major version.');
 const sha = z.string().regex(FULL_SHA).describe('A 40-character lowercase hex commit sha of the catalog\'s main branch.');
 const timestamp = z.iso.datetime().describe('ISO-8601 UTC timestamp (the commit\'s committer time).');
-const packageName = z.string().regex(PACKAGE_NAME).describe('A package name: first character alphanumeric, then alphanumerics, `.`, `_`, `-`.');
+const packageName = z.string().regex(PACKAGE_NAME).describe('A package name: first character alphanumeric, then alphanumerics, `.`, `_`, `-`; at most 128 characters.');
 
 export const Severity = z.enum(['critical', 'high', 'medium', 'low', 'unknown']).describe('Advisory severity, lowercase.');
 

@@ -8,7 +8,6 @@
 import { compareNames } from '../grammar.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import type { PackageCard, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
-import { hasAdvisoryPage } from '../grammar.ts';
 import { advisoryHref, advisoryMarkdownHref, pageFrame, type PageFrame } from './frame.ts';
 import { plural } from './format.ts';
 import { advisoryRow, packageRef, type AdvisoryRow, type PackageRef } from './package-page.ts';
@@ -46,7 +45,6 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
   const affected = new Map<string, { advisory: AdvisoryRow; rows: AffectedRow[] }>();
   for (const record of input.records) {
     for (const advisory of record.advisories) {
-      if (!hasAdvisoryPage(advisory.id)) continue;
       const entry = affected.get(advisory.id) ?? { advisory: advisoryRow(advisory), rows: [] };
       entry.rows.push({ ...packageRef(record.name, input.cards), version: record.version, fixedIn: advisory.fixedIn });
       affected.set(advisory.id, entry);
@@ -66,7 +64,7 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
     const reach = (reached.get(id) ?? []).sort((a, b) => a.path.length - b.path.length || byName(a, b));
     const direct = rows.sort(byName);
     const names = direct.map((row) => row.name).join(', ');
-    const path = advisoryHref(id)!;
+    const path = advisoryHref(id);
     return {
       kind: 'advisory',
       frame: pageFrame({

@@ -103,9 +103,9 @@ export function pageFrame(input: FrameInput): PageFrame {
   };
 }
 
-/** The page of an advisory; null when its id gets no page. */
-export function advisoryHref(id: string): string | null {
-  return hasAdvisoryPage(id) ? fillTemplate(surface('advisory-page').path, { id }) : null;
+/** The page of an advisory (every advisory of the catalog has an id of the grammar, src/grammar.ts, so a page). */
+export function advisoryHref(id: string): string {
+  return fillTemplate(surface('advisory-page').path, { id });
 }
 
 const PACKAGE_PAGE = surface('package-page').path;

@@ -66,7 +66,7 @@ describe('manifest.json', () => {
 
   it.each([
     ['the name differs from the directory (case counts)', { name: 'ZLib' }, '"name" must equal its directory name "zlib", not "ZLib"'],
-    ['the name breaks the grammar', { name: '-zlib' }, '"name" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"), not "-zlib"; "name" must equal its directory name "zlib", not "-zlib"'],
+    ['the name breaks the grammar', { name: '-zlib' }, '"name" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 128 characters), not "-zlib"; "name" must equal its directory name "zlib", not "-zlib"'],
     ['the name is missing', { name: undefined }, '"name" is required'],
     ['the version is missing', { version: undefined }, '"version" is required'],
     ['the version is a number', { version: 1 }, '"version" must be a string'],
@@ -94,7 +94,7 @@ describe('manifest.json', () => {
     ['the archive sha256 is uppercase', { archive: { url: 'https://zlib.net/z.tgz', sha256: SHA.toUpperCase() } }, '"archive.sha256" must be 64 lowercase hex characters'],
     ['dependencies is an array', { dependencies: ['cmake'] }, '"dependencies" must be an object {build?, runtime?}'],
     ['dependencies.runtime is a string', { dependencies: { runtime: 'cmake' } }, '"dependencies.runtime" must be an array of package names'],
-    ['a dependency breaks the grammar', { dependencies: { build: ['cmake', 'not ok'] } }, '"dependencies.build[1]" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"), not "not ok"'],
+    ['a dependency breaks the grammar', { dependencies: { build: ['cmake', 'not ok'] } }, '"dependencies.build[1]" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 128 characters), not "not ok"'],
     ['a dependency is a number', { dependencies: { build: [3] } }, '"dependencies.build[0]" must be a string'],
   ])('rejects a manifest where %s', (_case, overrides, problems) => {
     expect(reason(parseManifest(bytes(manifestFile(overrides)), 'zlib'))).toBe(`manifest.json: ${problems}`);
@@ -231,6 +231,52 @@ describe('how problems read', () => {
   it('quotes each field, and reads a problem of the whole file without quotes', () => {
     expect(describeIssues('manifest.json', [{ path: 'version', message: 'is required' }, { path: '', message: 'must be a JSON object' }])).toBe(
       'manifest.json: "version" is required; must be a JSON object',
+    );
+  });
+});
+
+describe('the limits of a catalog file (docs/catalog-format.md "Limits")', () => {
+  const osv = (extra: Record<string, unknown> = {}) => ({ id: 'ADV-1', modified: '2026-01-01T00:00:00Z', ...extra });
+
+  it('takes a name of 128 characters, and names a longer one as a bad name', () => {
+    const name = `a${'b'.repeat(127)}`;
+    expect(reason(parseManifest(bytes(manifestFile({ name })), name))).toBeNull();
+    expect(reason(parseManifest(bytes(manifestFile({ name: `${name}c` })), `${name}c`))).toBe(
+      `manifest.json: "name" must be a package name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 128 characters), not "a${'b'.repeat(99)}"... (129 characters)`,
+    );
+  });
+
+  it('takes an advisory id with a colon, and names one with a space, a percent sign or 129 characters', () => {
+    expect(reason(parseAdvisory(bytes(osv({ id: 'RHSA-2026:0001' })), 'RHSA-2026:0001'))).toBeNull();
+    const rule = 'must be an advisory id (a letter or digit, then letters, digits, ".", "_", "-" or ":"; at most 128 characters)';
+    for (const id of ['ADV 1', '%2e%2e', '.hidden', `A${'1'.repeat(128)}`]) {
+      expect(reason(parseAdvisory(bytes(osv({ id })), id))).toMatch(`advisory: "id" ${rule}, not "`);
+    }
+  });
+
+  it('reads a file of 4 MiB, and names a larger one before reading it', () => {
+    const padding = (size: number) => ' '.repeat(size - bytes(manifestFile()).length);
+    expect(reason(parseManifest(Buffer.from(JSON.stringify(manifestFile()) + padding(4 * 1024 * 1024)), 'zlib'))).toBeNull();
+    expect(reason(parseManifest(Buffer.from(JSON.stringify(manifestFile()) + padding(4 * 1024 * 1024 + 1)), 'zlib'))).toBe('manifest.json is larger than 4 MiB (4194305 bytes)');
+  });
+
+  it('reads 32 levels of nesting, and names 33 before parsing (a string holding brackets does not count)', () => {
+    const nested = (depth: number) => JSON.stringify(osv({ x: '[[[[{{{{', deep: '@' })).replace('"@"', `${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}`);
+    expect(reason(parseAdvisory(Buffer.from(nested(32)), 'ADV-1'))).toBeNull();
+    expect(reason(parseAdvisory(Buffer.from(nested(33)), 'ADV-1'))).toBe('advisory nests objects and arrays more than 32 levels deep');
+  });
+
+  it('names every string over 65,536 characters and every list over 50,000 entries, with its field', () => {
+    expect(reason(parseManifest(bytes(manifestFile({ description: 'd'.repeat(65_536), categories: Array(50_000).fill('c') })), 'zlib'))).toBeNull();
+    expect(reason(parseAdvisory(bytes(osv({ details: 'd'.repeat(65_537), affected: [{ versions: Array(50_001).fill('1') }] })), 'ADV-1'))).toBe(
+      'advisory: "details" must be at most 65536 characters long, not 65537; "affected[0].versions" must have at most 50000 entries, not 50001',
+    );
+  });
+
+  it('names at most 10 problems of one file, and counts the others', () => {
+    const categories = Array.from({ length: 12 }, (_, index) => index);
+    expect(reason(parseManifest(bytes(manifestFile({ categories })), 'zlib'))).toBe(
+      `manifest.json: ${categories.slice(0, 10).map((index) => `"categories[${index}]" must be a string`).join('; ')}; and 2 more problems`,
     );
   });
 });

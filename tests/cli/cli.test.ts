@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, stat, readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { createCatalogRepo, git } from '../../demo/catalog-writer.ts';
+import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
 import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { cleanEnv, PKGCAT, pkgcat } from './run.ts';
 
@@ -39,6 +39,26 @@ describe('pkgcat build on unusable input: exit 1 and one line saying why', () =>
     const before = await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8');
     await git(repo, ['branch', '-m', 'main', 'trunk']);
     expect((await pkgcat(['build', '--repo', repo, '--out', out])).code).toBe(1);
+    expect(await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8')).toBe(before);
+  });
+});
+
+describe('pkgcat build that runs out of memory', () => {
+  it('ends with one line saying so, no stack trace, and keeps what was built', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    expect((await pkgcat(['build', '--repo', repo, '--out', out, '--quiet'])).code).toBe(0);
+    const before = await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8');
+    // Two packages of 50,000 dependencies each (within every limit) need more than a 32 MB heap.
+    const dependencies = Array.from({ length: 50_000 }, (_, index) => `dependency-${'x'.repeat(40)}-${index}`);
+    await appendCommits(repo, [{
+      message: 'Add two wide packages',
+      time: hoursLater(1),
+      files: Object.fromEntries(['wide', 'wider'].map((name) => [`packages/${name}/manifest.json`, manifest(name, { dependencies: { runtime: dependencies } })])),
+    }]);
+    const result = await pkgcat(['build', '--repo', repo, '--out', out, '--quiet'], { env: cleanEnv({ NODE_OPTIONS: '--max-old-space-size=32' }) });
+    expect(result).toMatchObject({ code: 1, stderr: 'pkgcat: the build ran out of memory; give it more with NODE_OPTIONS=--max-old-space-size=<megabytes>\n' });
     expect(await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8')).toBe(before);
   });
 });

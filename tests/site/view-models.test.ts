@@ -221,14 +221,17 @@ describe('the advisory page', () => {
     expect(view.frame.path).toBe('/advisories/ZLIB-1');
   });
 
-  it('gets no page for an id that is not a safe path segment', () => {
-    const state = catalogState({ packages: [manifest('zlib')], advisories: [advisory('../escape', { package: 'zlib' }), advisory('GHSA-aaaa-bbbb-cccc', { package: 'zlib' })] });
+  it('gets a page for every advisory, a colon in its id percent-encoded in the link (the catalog\'s id grammar allows it)', () => {
+    const state = catalogState({ packages: [manifest('zlib')], advisories: [advisory('RHSA-2026:0001', { package: 'zlib' }), advisory('GHSA-aaaa-bbbb-cccc', { package: 'zlib' })] });
     const views = advisoryPages(siteContext(siteInput(state)));
-    expect(views.map((view) => view.advisory.id)).toEqual(['GHSA-aaaa-bbbb-cccc']);
+    expect(views.map((view) => [view.advisory.id, view.frame.path])).toEqual([
+      ['GHSA-aaaa-bbbb-cccc', '/advisories/GHSA-aaaa-bbbb-cccc'],
+      ['RHSA-2026:0001', '/advisories/RHSA-2026%3A0001'],
+    ]);
     const [zlib] = packagePages(siteContext(siteInput(state)));
     expect(zlib.advisories.map((row) => [row.id, row.href])).toEqual([
-      ['../escape', null],
       ['GHSA-aaaa-bbbb-cccc', '/advisories/GHSA-aaaa-bbbb-cccc'],
+      ['RHSA-2026:0001', '/advisories/RHSA-2026%3A0001'],
     ]);
   });
 });
