@@ -56,7 +56,7 @@ const FLAGS: Record<FlagName, Flag> = {
     type: 'string',
     env: 'PKGCAT_MCP_ALLOWED_HOSTS',
     value: '<names>',
-    help: 'more hostnames, comma-separated, that the tool server (/api/mcp) answers in Host and Origin; it always answers the site URL\'s host, and localhost, 127.0.0.1 and [::1] on a loopback --host (see docs/mcp.md)',
+    help: 'hostnames, comma-separated, the tool server (/api/mcp) also answers in Host and Origin, besides the site URL\'s host and, on a loopback --host, localhost, 127.0.0.1 and [::1] (see docs/mcp.md)',
   },
   'signing-key': { type: 'string', env: 'PKGCAT_SIGNING_KEY', value: '<file>[,<file>]', help: "Ed25519 private keys (PEM) that sign each commit's digest at /api/digests/{sha}.json; two while a key is rolled over (see docs/deployment.md)" },
   digest: { type: 'string', env: 'PKGCAT_DIGEST', value: '<file|url>', help: "the origin's signed digest of a commit: a file, or its https URL (/api/digests/{sha}.json)" },
@@ -180,13 +180,18 @@ const COMMANDS: Record<CommandName, Command> = {
 
 const EXIT_STATUS = 'Exit status: 0 on success; 1 when the repository, the output or the address is unusable, or when what verify checks differs (one line on stderr says why); 2 on bad usage.';
 
+const flagSyntax = (name: FlagName, flag: Flag) => `${flag.short ? `-${flag.short}, ` : ''}--${name}${flag.value ? ` ${flag.value}` : ''}`;
+
+/** The help's columns, wide enough for the longest flag and variable. */
+const FLAG_COLUMN = Math.max(...(Object.entries(FLAGS) as [FlagName, Flag][]).map(([name, flag]) => flagSyntax(name, flag).length)) + 1;
+const ENV_COLUMN = Math.max(...Object.values(FLAGS).map((flag) => flag.env?.length ?? 0)) + 2;
+
 function flagLines(names: readonly FlagName[], overrides: Partial<Record<FlagName, string>> = {}, secret = false): string[] {
   const lines = names.map((name) => {
     const flag = FLAGS[name];
-    const left = `${flag.short ? `-${flag.short}, ` : ''}--${name}${flag.value ? ` ${flag.value}` : ''}`;
-    return `  ${left.padEnd(24)}${(flag.env ?? '').padEnd(26)}${overrides[name] ?? flag.help}`;
+    return `  ${flagSyntax(name, flag).padEnd(FLAG_COLUMN)}${(flag.env ?? '').padEnd(ENV_COLUMN)}${overrides[name] ?? flag.help}`;
   });
-  if (secret) lines.push(`  ${''.padEnd(24)}${SESSION_SECRET_HELP}`);
+  if (secret) lines.push(`  ${''.padEnd(FLAG_COLUMN)}${SESSION_SECRET_HELP}`);
   return lines;
 }
 

@@ -87,14 +87,14 @@ export function embeddedStandardSchemas(prefix: string): Readonly<Record<string,
   if (known) return known;
   const components: Record<string, Json> = {};
   for (const [name, { schema, title, url }] of Object.entries(STANDARD_SCHEMAS)) {
-    const { $schema: _dialect, $id: id, 'meta:enum': _names, definitions = {}, ...root } = structuredClone(schema) as Json & { $id: string; definitions?: Record<string, Json> };
-    const migrated = (member: Json) => {
-      const body = rewriteReferences(member, id, prefix) as Record<string, unknown>;
-      migrate.draft2020(body);
-      return body;
-    };
-    components[name] = { ...migrated(root), externalDocs: { description: `The official ${title} JSON schema (\`$id\` ${id}), embedded here`, url } };
-    for (const [definition, member] of Object.entries(definitions)) components[`${name}.${definition}`] = migrated(member);
+    const { $id: id, 'meta:enum': _names, ...rest } = structuredClone(schema) as Json & { $id: string };
+    // One migration per file, definitions included: each call walks the meta-schema.
+    const migrated = rewriteReferences(rest, id, prefix) as Record<string, unknown>;
+    migrate.draft2020(migrated);
+    // The migration names its dialect; a component takes the document's.
+    const { $schema: _dialect, definitions = {}, ...root } = migrated as { $schema?: string; definitions?: Record<string, Json> };
+    components[name] = { ...root, externalDocs: { description: `The official ${title} JSON schema (\`$id\` ${id}), embedded here`, url } };
+    for (const [definition, member] of Object.entries(definitions)) components[`${name}.${definition}`] = member;
   }
   embedded.set(prefix, components);
   return components;
