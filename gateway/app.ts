@@ -82,6 +82,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const catalog = new Catalog(options.out, log, { signingKeys: options.signingKeys, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe, metrics: options.metrics });
   const routes = servedSurfaces();
   catalog.metrics.watch({ release: () => releaseFigures(options.out, catalog), caches: () => catalog.cacheFigures(), now: options.now });
+  // A signing origin computes its digests at start, in the background: the first request for the
+  // tip's digest would otherwise read every state root (about a minute on vcpkg-16193, loaded).
+  if (catalog.signingKeys.length > 0) void catalog.warmDigests();
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.

@@ -143,6 +143,16 @@ export class Catalog {
     this.accel = options.accelRedirect ? new AccelBodies(out, options.accelRedirect, this.#disk) : null;
   }
 
+  /** Computes the digest of the published tip (and so of every commit before it); a failure is logged, and the first request tries again. */
+  async warmDigests(): Promise<void> {
+    try {
+      const release = await this.releases.current();
+      if (release?.info.tip) await this.digests.of(release.chain, release.info.tip.sha);
+    } catch (error) {
+      this.log(`computing the commit digests failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   /**
    * A stored body (a bundle) as bytes, assembled from its chunks at most `assemblies` at a time,
    * once for all concurrent callers. With `keep`, kept with the bodies as sent, so that a client
