@@ -16,7 +16,7 @@ import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName } from '../src/grammar.ts';
-import { packageClosure } from '../src/compose/closure.ts';
+import { closureExceeds, packageClosure, PRERENDERED_SBOM_CLOSURE } from '../src/compose/closure.ts';
 import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
 import { resolveQuery } from '../src/surfaces/query.ts';
 import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src/surfaces/registry.ts';
@@ -216,6 +216,9 @@ export const CARRIED_ROWS: ReadonlySet<string> = new Set([
  * package and two files in it: the first release then needs no folder per package; the gateway
  * draws a missing one from the record, the same bytes), and the documents above.
  */
+/** Rows whose writer leaves out some packages' files (the gateway composes those on request): the release check does not require them. */
+export const PARTIAL_ROWS: ReadonlySet<string> = new Set(['package-sbom']);
+
 export const DEFERRED_ROWS: ReadonlySet<string> = new Set(['package-sbom', 'package-badge', ...CARRIED_ROWS]);
 
 export const WRITERS: Readonly<Record<string, Writer>> = {
@@ -292,7 +295,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
    */
   'package-sbom': async function* (content) {
     const cache: ComponentCache = new WeakMap();
+    const lookup = (dependency: string) => recordOf(content, dependency);
     for (const { key, name } of publishedPackages(content)) {
+      if (closureExceeds(lookup, key, PRERENDERED_SBOM_CLOSURE)) continue;
       const closure = await packageClosure((dependency) => recordOf(content, dependency), key);
       if (!closure) continue;
       yield { params: { name }, body: serialize(composeSbom('cyclonedx', content.tip, closure, content.siteUrl, cache)) };

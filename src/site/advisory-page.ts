@@ -9,7 +9,9 @@ import { compareNames } from '../grammar.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import type { PackageCard, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 import { ADVISORY_PAGE_ID, advisoryHref, advisoryMarkdownHref, pageFrame, type PageFrame } from './frame.ts';
-import { plural } from './format.ts';
+import { capped, plural, type Capped } from './format.ts';
+import { BLAST_RADIUS_SHOWN } from '../compose/documents.ts';
+import { fillTemplate, surface } from '../surfaces/registry.ts';
 import { advisoryRow, packageRef, type AdvisoryRow, type PackageRef } from './package-page.ts';
 
 export interface AffectedRow extends PackageRef {
@@ -27,7 +29,10 @@ export interface AdvisoryPageView {
   readonly frame: PageFrame;
   readonly advisory: AdvisoryRow;
   readonly affected: readonly AffectedRow[];
-  readonly reached: readonly ReachRow[];
+  /** The blast radius, nearest first, the first BLAST_RADIUS_SHOWN of it (src/compose/documents.ts). */
+  readonly reached: Capped<ReachRow>;
+  /** Where the whole blast radius is (the full bundle of the tip, signed in). */
+  readonly wholeReach: string;
   readonly summaryText: string;
 }
 
@@ -80,7 +85,8 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
       }),
       advisory,
       affected: direct,
-      reached: reach,
+      reached: capped(reach, BLAST_RADIUS_SHOWN),
+      wholeReach: fillTemplate(surface('full-bundle').path, { sha: input.tip.sha }),
       summaryText: `Affects ${plural(direct.length, 'package')} directly; ${plural(reach.length, 'more package')} ${reach.length === 1 ? 'reaches' : 'reach'} ${direct.length === 1 ? 'it' : 'one of them'} through dependencies.`,
     };
   });
