@@ -11,7 +11,7 @@ import { composeRecentCommits } from '../src/compose/commits.ts';
 import { badgeFace, badgeOptions, drawBadge, type BadgeSource } from '../src/compose/badge.ts';
 import { tipDocuments, type CommitChanges, type TipDocuments } from '../src/compose/documents.ts';
 import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
-import { composeLlmsFullTxt, composeLlmsTxt } from '../src/compose/llms.ts';
+import { composeLlmsFullPart, composeLlmsTxt, llmsFullParts, type LlmsFullPart, type Mirror } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
@@ -140,6 +140,23 @@ function mirrorsOf(content: ReleaseContent) {
   return composed;
 }
 
+/** The mirrors in llms-full.txt's order (every package by name, then every advisory by id) and how they fall into parts. */
+const llmsFull = new WeakMap<ReleaseContent, { mirrors: Mirror[]; parts: LlmsFullPart[] }>();
+
+function llmsFullOf(content: ReleaseContent) {
+  let entry = llmsFull.get(content);
+  if (!entry) {
+    const tip = tipOf(content);
+    const { packages, advisories } = mirrorsOf(content);
+    const mirrors = [
+      ...[...packages].map(([key, text]) => ({ label: tip.records.get(key)!.name, text })),
+      ...[...advisories].map(([id, text]) => ({ label: id, text })),
+    ];
+    llmsFull.set(content, (entry = { mirrors, parts: llmsFullParts(tip, mirrors) }));
+  }
+  return entry;
+}
+
 /** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
 const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, string>; site?: SiteContext }>();
 
@@ -204,7 +221,7 @@ async function* renderPages<View extends PageView>(
  * one commit old for those seconds, never a 404 (each names the commit it was read from).
  */
 export const CARRIED_ROWS: ReadonlySet<string> = new Set([
-  'advisory-feed', 'changes-feed', 'package-markdown', 'advisory-markdown', 'llms-txt', 'llms-full-txt', 'sitemap',
+  'advisory-feed', 'changes-feed', 'package-markdown', 'advisory-markdown', 'llms-txt', 'llms-full-txt', 'llms-full-part', 'sitemap',
   // The HTML pages: every one changes with every commit (each carries the tip's commitSha), a few seconds of rendering.
   'search-page', 'package-page', 'advisory-page', 'changes-page',
 ]);
@@ -277,12 +294,17 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     for (const [id, body] of mirrorsOf(content).advisories) yield { params: { id }, body };
   },
   'llms-txt': function* (content) {
-    yield { params: {}, body: composeLlmsTxt(tipOf(content)) };
+    yield { params: {}, body: composeLlmsTxt(tipOf(content), llmsFullOf(content).parts) };
   },
-  /** `/llms-full.txt`: every package mirror, then every advisory mirror. */
+  /** `/llms-full.txt`: the first part of llms-full (the same bytes as `/llms-full/1.txt`, one file linked twice). */
   'llms-full-txt': function* (content) {
-    const { packages, advisories } = mirrorsOf(content);
-    yield { params: {}, body: composeLlmsFullTxt(tipOf(content), [...packages.values(), ...advisories.values()]) };
+    const { mirrors, parts } = llmsFullOf(content);
+    yield { params: {}, body: composeLlmsFullPart(tipOf(content), mirrors, parts, 1), shared: true };
+  },
+  /** `/llms-full/{part}.txt`: every package mirror, then every advisory mirror, in parts of at most LLMS_FULL_PART_BYTES. */
+  'llms-full-part': function* (content) {
+    const { mirrors, parts } = llmsFullOf(content);
+    for (let part = 1; part <= parts.length; part++) yield { params: { part: String(part) }, body: composeLlmsFullPart(tipOf(content), mirrors, parts, part), shared: part === 1 };
   },
   sitemap: async function* (content) {
     const { xml, omitted } = await composeSitemap(tipOf(content));

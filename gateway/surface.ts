@@ -51,12 +51,15 @@ export type Failure =
   | { readonly kind: 'failure'; readonly reason: 'no-commits' }
   /** No advisory by that id is active at the latest commit. */
   | { readonly kind: 'failure'; readonly reason: 'unknown-advisory'; readonly id: string }
+  /** No such part of a document cut in parts (`/llms-full/{part}.txt`) at the latest commit. */
+  | { readonly kind: 'failure'; readonly reason: 'unknown-part'; readonly part: string }
   /** The latest commit's release is being published in two steps and this file comes with the second (build/publish.ts). */
   | { readonly kind: 'failure'; readonly reason: 'not-published-yet' };
 
 export const unknownPackageFailure = (name: string): Failure => ({ kind: 'failure', reason: 'unknown-package', name });
 export const noCommitsFailure: Failure = { kind: 'failure', reason: 'no-commits' };
 export const unknownAdvisoryFailure = (id: string): Failure => ({ kind: 'failure', reason: 'unknown-advisory', id });
+export const unknownPartFailure = (part: string): Failure => ({ kind: 'failure', reason: 'unknown-part', part });
 export const notPublishedYetFailure: Failure = { kind: 'failure', reason: 'not-published-yet' };
 
 export type Resolver = (request: ResolveRequest) => Promise<Answer | Failure>;

@@ -15,6 +15,9 @@ export const SHA_PREFIX = /^[0-9a-f]{7,39}$/;
 /** A sha argument of a tool: 7 to 40 hex characters. */
 export const TOOL_SHA = /^[0-9a-f]{7,40}$/;
 
+/** A part of a document cut in parts (`/llms-full/{part}.txt`): 1, 2, ... without leading zeros. */
+export const PART_NUMBER = /^[1-9][0-9]{0,8}$/;
+
 export function isPackageName(value: string): boolean {
   return PACKAGE_NAME.test(value);
 }

@@ -1,7 +1,8 @@
 /**
  * `/llms.txt`, the site's index for agents in the llms.txt format (https://llmstxt.org/: an H1,
  * a summary blockquote, then sections of links, `## Optional` last), and `/llms-full.txt`, every
- * markdown mirror in one file. Every URL is absolute, from the site URL.
+ * markdown mirror, in parts of a bounded size (`/llms-full/{part}.txt`, the first also at
+ * `/llms-full.txt`). Every URL is absolute, from the site URL.
  */
 import { COMMITS_LIMIT } from './commits.ts';
 import { escapeMarkdown, MIRROR_VERSIONS } from './markdown.ts';
@@ -35,7 +36,7 @@ function summaryOf(tip: TipDocuments): string {
 }
 
 /** `/llms.txt`. */
-export function composeLlmsTxt(tip: TipDocuments): string {
+export function composeLlmsTxt(tip: TipDocuments, parts: readonly LlmsFullPart[]): string {
   const url = (id: Parameters<typeof siteLink>[1], params?: Record<string, string>) => siteLink(tip, id, params);
   const example = [...tip.records.values()].find((record) => !isReservedName(record.name));
   const lines = [
@@ -92,18 +93,86 @@ export function composeLlmsTxt(tip: TipDocuments): string {
     '',
     '## Optional',
     '',
-    item('Every mirror in one file', url('llms-full-txt'), `the package and advisory mirrors above, concatenated (each mirror lists the newest ${MIRROR_VERSIONS} versions)`),
+    ...parts.map((part, index) => {
+      const range = part.first === part.last ? escapeMarkdown(part.first) : `${escapeMarkdown(part.first)} to ${escapeMarkdown(part.last)}`;
+      const note =
+        index === 0
+          ? `the package and advisory mirrors above, concatenated (each mirror lists the newest ${MIRROR_VERSIONS} versions), in ${parts.length} ${parts.length === 1 ? 'part' : 'parts'} of at most ${LLMS_FULL_PART_BYTES / 1024} KiB; this one, also at ${url('llms-full-txt')}: ${range}`
+          : range;
+      return item(`Every mirror, part ${index + 1} of ${parts.length}`, llmsFullPartUrl(tip, index + 1), note);
+    }),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-/** `/llms-full.txt`: the header of llms.txt, then every package mirror and every advisory mirror, each whole. */
-export function composeLlmsFullTxt(tip: TipDocuments, mirrors: Iterable<string>): string {
-  const parts = [
-    ...header(tip),
-    `The markdown mirror of every package (${tip.records.size}, by name) and of every active advisory (${tip.advisories.size}, by id), each starting at its \`# \` heading and separated by a line \`---\`. The index of this site is ${siteLink(tip, 'llms-txt')}.`,
+/**
+ * The most bytes (UTF-8) of one part of `llms-full.txt`: an agent reads a part whole, in one
+ * fetch and within its context, however large the catalog (every mirror of vcpkg's 2,867
+ * packages is 6.9 MB; of 20,000 packages, past the longest string V8 can hold). A part is longer
+ * only when one mirror alone is: a part holds at least one mirror, and a mirror is never split.
+ */
+export const LLMS_FULL_PART_BYTES = 512 * 1024;
+
+/** A mirror as llms-full.txt holds it: its text and the name or id it is of. */
+export interface Mirror {
+  readonly label: string;
+  readonly text: string;
+}
+
+/** The mirrors of one part, by their index in the list, and the labels of its first and last. */
+export interface LlmsFullPart {
+  readonly start: number;
+  readonly end: number;
+  readonly first: string;
+  readonly last: string;
+}
+
+const SEPARATOR = '\n---\n\n';
+
+/**
+ * How the mirrors fall into parts: in order, as many in each as fit in LLMS_FULL_PART_BYTES with
+ * the part's header (the header is sized for a million parts, so the plan does not depend on it).
+ */
+export function llmsFullParts(tip: TipDocuments, mirrors: readonly Mirror[]): LlmsFullPart[] {
+  const budget = LLMS_FULL_PART_BYTES - Buffer.byteLength(partHeader(tip, 999_999, 999_999));
+  const parts: LlmsFullPart[] = [];
+  let start = 0;
+  let bytes = 0;
+  mirrors.forEach((mirror, index) => {
+    const size = Buffer.byteLength(SEPARATOR) + Buffer.byteLength(mirror.text);
+    if (index > start && bytes + size > budget) {
+      parts.push({ start, end: index, first: mirrors[start].label, last: mirrors[index - 1].label });
+      start = index;
+      bytes = 0;
+    }
+    bytes += size;
+  });
+  if (mirrors.length > start || parts.length === 0) parts.push({ start, end: mirrors.length, first: mirrors[start]?.label ?? '', last: mirrors.at(-1)?.label ?? '' });
+  return parts;
+}
+
+/** The URL of part `number` (1-based): `/llms-full/{part}.txt`; the first is `/llms-full.txt` too. */
+export function llmsFullPartUrl(tip: Pick<TipDocuments, 'siteUrl'>, number: number): string {
+  return siteLink(tip, 'llms-full-part', { part: String(number) });
+}
+
+function partHeader(tip: TipDocuments, number: number, count: number): string {
+  return [
+    `# Package catalog at ${tip.siteUrl}: every mirror, part ${number} of ${count}`,
+    '',
+    `> ${summaryOf(tip)}`,
+    '',
+    `The markdown mirror of every package (${tip.records.size}, by name) and of every active advisory (${tip.advisories.size}, by id), each starting at its \`# \` heading and separated by a line \`---\`, in ${count} ${count === 1 ? 'part' : 'parts'} of at most ${LLMS_FULL_PART_BYTES / 1024} KiB. ${
+      number < count ? `The next part is ${llmsFullPartUrl(tip, number + 1)}.` : 'This is the last part.'
+    } The index of this site, ${siteLink(tip, 'llms-txt')}, lists every part.`,
+    '',
   ].join('\n');
-  let text = `${parts}\n`;
-  for (const mirror of mirrors) text += `\n---\n\n${mirror}`;
-  return text;
+}
+
+/** Part `number` (1-based) of llms-full.txt: its header, then its mirrors, each whole. */
+export function composeLlmsFullPart(tip: TipDocuments, mirrors: readonly Mirror[], parts: readonly LlmsFullPart[], number: number): string {
+  const { start, end } = parts[number - 1];
+  const texts = [partHeader(tip, number, parts.length)];
+  for (let index = start; index < end; index++) texts.push(SEPARATOR, mirrors[index].text);
+  return texts.join('');
 }
