@@ -131,10 +131,11 @@ const SEPARATOR = '\n---\n\n';
 
 /**
  * How the mirrors fall into parts: in order, as many in each as fit in LLMS_FULL_PART_BYTES with
- * the part's header (the header is sized for a million parts, so the plan does not depend on it).
+ * the part's header (sized for up to 999,999 parts, so the plan does not depend on the count).
  */
 export function llmsFullParts(tip: TipDocuments, mirrors: readonly Mirror[]): LlmsFullPart[] {
-  const budget = LLMS_FULL_PART_BYTES - Buffer.byteLength(partHeader(tip, 999_999, 999_999));
+  // The longest header: six-digit numbers, and a next part to name.
+  const budget = LLMS_FULL_PART_BYTES - Buffer.byteLength(partHeader(tip, 999_998, 999_999));
   const parts: LlmsFullPart[] = [];
   let start = 0;
   let bytes = 0;
