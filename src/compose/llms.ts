@@ -12,6 +12,17 @@ import { isReservedName } from '../grammar.ts';
 /** A package's note in llms.txt: its version and its description, cut at a word boundary. */
 const NOTE_LENGTH = 160;
 
+/**
+ * The most bytes of llms.txt. It lists every active advisory and every package while they fit
+ * (vcpkg's 2,867 packages and their advisories take 400 KB, so about 3,700 packages do), then
+ * says how many more there are; each of those has its mirror at `/pkgs/{name}.md`, and the parts
+ * of llms-full, listed at the end, name the first and last mirror each holds.
+ */
+export const LLMS_TXT_BYTES = 512 * 1024;
+
+/** Packages an advisory's note names (then "and N more"); the advisory's mirror lists them all. */
+const ACTIVE_ON_SHOWN = 5;
+
 /** The tools of `POST /api/mcp` (SPEC.md "Tool server"; the tool server's own list, once it is served, is the one to read). */
 const TOOLS = ['search_packages', 'get_package', 'get_package_versions', 'get_advisories', 'get_dependencies', 'get_sbom', 'list_catalog_commits', 'diff_catalog'];
 
@@ -76,20 +87,11 @@ export function composeLlmsTxt(tip: TipDocuments, parts: readonly LlmsFullPart[]
     '',
     '## Package mirrors',
     '',
-    ...[...tip.records.values()].map((record) =>
-      item(escapeMarkdown(record.name), absolute(tip, record.links.markdown), `${escapeMarkdown(record.version)}, ${escapeMarkdown(shorten(record.description, NOTE_LENGTH)) || 'no description'}`),
-    ),
+    PACKAGES,
     '',
     '## Advisory mirrors',
     '',
-    ...(tip.advisories.size > 0
-      ? [...tip.advisories.values()].map(({ id, direct, reaching }) => {
-          const advisory = direct[0].advisory;
-          const on = direct.map(({ record }) => escapeMarkdown(record.name)).join(', ');
-          const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; active on ${on}; ${reaching.length} other ${reaching.length === 1 ? 'package reaches' : 'packages reach'} it`;
-          return item(escapeMarkdown(id), url('advisory-markdown', { id }), note);
-        })
-      : ['No advisory is active at the latest commit.']),
+    ADVISORIES,
     '',
     '## Optional',
     '',
@@ -102,8 +104,42 @@ export function composeLlmsTxt(tip: TipDocuments, parts: readonly LlmsFullPart[]
       return item(`Every mirror, part ${index + 1} of ${parts.length}`, llmsFullPartUrl(tip, index + 1), note);
     }),
   ];
-  return `${lines.join('\n')}\n`;
+  const packages = [...tip.records.values()].map((record) =>
+    item(escapeMarkdown(record.name), absolute(tip, record.links.markdown), `${escapeMarkdown(record.version)}, ${escapeMarkdown(shorten(record.description, NOTE_LENGTH)) || 'no description'}`),
+  );
+  const advisories = [...tip.advisories.values()].map(({ id, direct, reaching }) => {
+    const advisory = direct[0].advisory;
+    const names = direct.slice(0, ACTIVE_ON_SHOWN).map(({ record }) => escapeMarkdown(record.name));
+    const on = `${names.join(', ')}${direct.length > ACTIVE_ON_SHOWN ? ` and ${direct.length - ACTIVE_ON_SHOWN} more` : ''}`;
+    const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; active on ${on}; ${reaching.length} other ${reaching.length === 1 ? 'package reaches' : 'packages reach'} it`;
+    return item(escapeMarkdown(id), url('advisory-markdown', { id }), note);
+  });
+  // The rest of the file first, then the advisories (fewer, and what an agent asks about most), then the packages, within the budget.
+  const reserve = 2 * 1024;
+  let budget = LLMS_TXT_BYTES - reserve - lines.reduce((total, line) => total + (typeof line === 'string' ? Buffer.byteLength(line) + 1 : 0), 0);
+  const within = (items: string[]) => {
+    let count = 0;
+    for (; count < items.length && Buffer.byteLength(items[count]) + 1 <= budget; count++) budget -= Buffer.byteLength(items[count]) + 1;
+    return count;
+  };
+  const advisoriesShown = within(advisories);
+  const packagesShown = within(packages);
+  const more = (count: number, what: string, where: string) =>
+    count > 0 ? [item(`${count} more ${what}`, where, `not listed here, to keep this file under ${LLMS_TXT_BYTES / 1024} KiB; the parts of llms-full (Optional, below) name the mirrors each holds`)] : [];
+  const text = lines.flatMap((line) => {
+    if (line === PACKAGES) return [...packages.slice(0, packagesShown), ...more(packages.length - packagesShown, 'packages', url('search-page'))];
+    if (line === ADVISORIES) {
+      if (advisories.length === 0) return ['No advisory is active at the latest commit.'];
+      return [...advisories.slice(0, advisoriesShown), ...more(advisories.length - advisoriesShown, 'advisories', url('advisory-feed'))];
+    }
+    return [line];
+  });
+  return `${text.join('\n')}\n`;
 }
+
+/** Where composeLlmsTxt puts the package and advisory lists, once it knows how many fit. */
+const PACKAGES = Symbol('packages');
+const ADVISORIES = Symbol('advisories');
 
 /**
  * The most bytes (UTF-8) of one part of `llms-full.txt`: an agent reads a part whole, in one
