@@ -212,7 +212,7 @@ describe('the advisory page', () => {
     expect(others).toEqual([]);
     expect(view.advisory).toMatchObject({ id: 'ZLIB-1', severity: 'high', summary: 'Overflow' });
     expect(view.affected).toEqual([{ name: 'zlib', href: '/pkgs/zlib', version: '1.2.11', fixedIn: ['1.2.12'] }]);
-    expect(view.reached.items.map((row) => row.path.map((ref) => ref.name))).toEqual([
+    expect(view.reached.map((row) => row.path.map((ref) => ref.name))).toEqual([
       ['lib', 'zlib'],
       ['app', 'lib', 'zlib'],
       ['tool', 'lib', 'zlib'],
