@@ -68,14 +68,15 @@ export function transitiveRollups(state: CatalogState, analysis: CatalogAnalysis
       for (const key of walked) culprits.set(key, culprit);
       return culprit;
     };
-    for (const root of roots) {
-      const hops = distance.get(root);
-      if (hops === undefined || hops === 0) continue; // unreachable, or its own direct advisory
+    // The packages that reach it (a few, for most advisories), not every root.
+    for (const [root, hops] of distance) {
+      const rollup = rollups.get(root);
+      if (!rollup || hops === 0) continue; // not asked for, or its own direct advisory
       const path = [nameOf(root)];
       let step = root;
       while (distance.get(step)! > 1 && path.length < MAX_CULPRIT_PATH - 1) path.push(nameOf((step = nextHop(step))));
       path.push(nameOf(distance.get(step) === 1 ? nextHop(step) : culpritOf(step)));
-      rollups.get(root)!.push({ advisoryId: id, culpritPath: path });
+      rollup.push({ advisoryId: id, culpritPath: path });
     }
   }
   return rollups;
