@@ -7,7 +7,8 @@
  */
 import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } from '../src/serialize.ts';
 import { analyze, reanalyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
-import { advisoryMap, transitiveAdvisories } from '../src/compose/advisories.ts';
+import { advisoryMap } from '../src/compose/advisories.ts';
+import { transitiveRollups } from '../src/compose/transitive.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
 import { listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
@@ -213,8 +214,9 @@ export class Composer {
 
     // Transitive rollups change for everything that reaches a seed.
     const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);
+    const rollups = transitiveRollups(state, analysis, transitiveKeys);
     for (const key of transitiveKeys) {
-      const entries = state.packages.has(key) ? transitiveAdvisories(state, analysis, key) : [];
+      const entries = rollups.get(key) ?? [];
       this.transitive.set(key, entries.length > 0 ? entries.map((entry) => serialize(entry)).join(',') : null);
     }
     this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));

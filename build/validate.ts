@@ -20,6 +20,7 @@ import { wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { CONTENT_TYPE, mediaTypeOf } from '../src/http/content-types.ts';
 import { API_ROWS, API_VERSION, exampleValues, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
+import { PARTIAL_ROWS } from './writers.ts';
 
 export class BuildValidationError extends Error {
   readonly problems: string[];
@@ -41,7 +42,7 @@ async function listFiles(dir: string): Promise<string[]> {
  * record, its SBOM, its badges (each variant too), ... (rows under /api/pkgs/ whose file has the one parameter `{name}`).
  */
 function perPackageFiles(written: ReadonlySet<string>): string[] {
-  const rows = SERVED.filter((row: SurfaceRow) => written.has(row.id) && row.publicFile?.startsWith('api/pkgs/') && templateParams(row.publicFile).join() === 'name');
+  const rows = SERVED.filter((row: SurfaceRow) => written.has(row.id) && !PARTIAL_ROWS.has(row.id) && row.publicFile?.startsWith('api/pkgs/') && templateParams(row.publicFile).join() === 'name');
   return rows.flatMap((row) => publicFileTemplates(row).map((file) => file.template));
 }
 

@@ -18,12 +18,12 @@ import { composeRecentCommits } from '../src/compose/commits.ts';
 import { badgeFace, badgeOptions, drawBadge, type BadgeSource } from '../src/compose/badge.ts';
 import { tipDocuments, type CommitChanges, type TipDocuments } from '../src/compose/documents.ts';
 import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
-import { composeLlmsFullTxt, composeLlmsTxt } from '../src/compose/llms.ts';
+import { composeLlmsFullPart, composeLlmsTxt, llmsFullParts, type LlmsFullPart, type Mirror } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName, nameKey } from '../src/grammar.ts';
-import { packageClosure } from '../src/compose/closure.ts';
+import { closureExceeds, packageClosure, PRERENDERED_SBOM_CLOSURE } from '../src/compose/closure.ts';
 import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
 import { sbomSerialNumber } from '../src/compose/sbom/cyclonedx.ts';
 import { contentHash } from '../src/store/hash.ts';
@@ -342,6 +342,26 @@ function sbomHoles(commit: CommitInfo, name: string): Record<string, string> {
  */
 const ENVELOPE_HOLE = '\u0000pkgcat-envelope\u0000';
 
+
+/** The mirrors in llms-full's order (every package by name, then every advisory by id) as this release placed them, and how they fall into parts. */
+const llmsFull = new WeakMap<ReleaseContent, Promise<{ mirrors: Mirror[]; parts: LlmsFullPart[] }>>();
+
+function llmsFullOf({ content, placed }: WriterContext): Promise<{ mirrors: Mirror[]; parts: LlmsFullPart[] }> {
+  let entry = llmsFull.get(content);
+  if (!entry) {
+    const tip = tipOf(content);
+    entry = (async () => {
+      const mirrors = await Promise.all([
+        ...[...tip.records.values()].map(async (record) => ({ label: record.name, text: await placed('package-markdown', { name: record.name }) })),
+        ...[...tip.advisories.keys()].map(async (id) => ({ label: id, text: await placed('advisory-markdown', { id }) })),
+      ]);
+      return { mirrors, parts: llmsFullParts(tip, mirrors) };
+    })();
+    llmsFull.set(content, entry);
+  }
+  return entry;
+}
+
 /** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
 const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, string>; site?: SiteContext }>();
 
@@ -401,6 +421,9 @@ function page(context: WriterContext, id: 'search-page' | 'package-page' | 'advi
     },
   };
 }
+
+/** Rows whose writer leaves out some packages' files (the gateway composes those on request): the release check does not require them. */
+export const PARTIAL_ROWS: ReadonlySet<string> = new Set(['package-sbom']);
 
 export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/api/pkgs/recent-commits.json` with the default limit (the gateway composes other limits). */
@@ -498,17 +521,20 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       };
     }
   },
-  'llms-txt': function* ({ content }) {
-    yield { params: {}, body: composeLlmsTxt(tipOf(content)) };
+  'llms-txt': async function* (context) {
+    yield { params: {}, body: composeLlmsTxt(tipOf(context.content), (await llmsFullOf(context)).parts) };
   },
-  /** `/llms-full.txt`: every package mirror, then every advisory mirror, as this release placed them. */
-  'llms-full-txt': async function* ({ content, placed }) {
-    const tip = tipOf(content);
-    const mirrors = await Promise.all([
-      ...[...tip.records.values()].map((record) => placed('package-markdown', { name: record.name })),
-      ...[...tip.advisories.keys()].map((id) => placed('advisory-markdown', { id })),
-    ]);
-    yield { params: {}, body: composeLlmsFullTxt(tip, mirrors) };
+  /** `/llms-full.txt`: the first part of llms-full (the same bytes as `/llms-full/1.txt`, one file linked twice). */
+  'llms-full-txt': async function* (context) {
+    const { mirrors, parts } = await llmsFullOf(context);
+    yield { params: {}, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, 1), shared: true };
+  },
+  /** `/llms-full/{part}.txt`: every package mirror, then every advisory mirror, in parts of at most LLMS_FULL_PART_BYTES. */
+  'llms-full-part': async function* (context) {
+    const { mirrors, parts } = await llmsFullOf(context);
+    for (let part = 1; part <= parts.length; part++) {
+      yield { params: { part: String(part) }, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, part), shared: part === 1 };
+    }
   },
   sitemap: async function* ({ content }) {
     const { xml, omitted } = await composeSitemap(tipOf(content));
@@ -523,7 +549,10 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   'package-sbom': function* (context) {
     const { content } = context;
     const cache: ComponentCache = new WeakMap();
+    const lookup = (dependency: string) => recordOf(content, dependency);
     for (const { key, name } of publishedPackages(content)) {
+      // A closure of thousands (a long dependency cycle) makes a document of megabytes per package: composed on request instead.
+      if (closureExceeds(lookup, key, PRERENDERED_SBOM_CLOSURE)) continue;
       yield {
         params: { name },
         body: {

@@ -73,6 +73,9 @@ export function httpErrorOf(failure: Failure, row: SurfaceRow): HttpError {
     case 'unknown-advisory':
       // Like an unknown name: an advisory may become active with the next commit (DECISIONS.md 8).
       return notFound(`No advisory ${quoted(failure.id)} is active at the latest commit.`, CACHE.negative);
+    case 'unknown-part':
+      // The number of parts follows the catalog's size: a part may come with the next commit.
+      return notFound(`No part ${quoted(failure.part)} of llms-full.txt at the latest commit; /llms.txt lists every part.`, CACHE.negative);
   }
 }
 

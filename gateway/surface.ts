@@ -50,11 +50,14 @@ export type Failure =
   /** The catalog has no commits (or nothing is published yet). */
   | { readonly kind: 'failure'; readonly reason: 'no-commits' }
   /** No advisory by that id is active at the latest commit. */
-  | { readonly kind: 'failure'; readonly reason: 'unknown-advisory'; readonly id: string };
+  | { readonly kind: 'failure'; readonly reason: 'unknown-advisory'; readonly id: string }
+  /** No such part of a document cut in parts (`/llms-full/{part}.txt`) at the latest commit. */
+  | { readonly kind: 'failure'; readonly reason: 'unknown-part'; readonly part: string };
 
 export const unknownPackageFailure = (name: string): Failure => ({ kind: 'failure', reason: 'unknown-package', name });
 export const noCommitsFailure: Failure = { kind: 'failure', reason: 'no-commits' };
 export const unknownAdvisoryFailure = (id: string): Failure => ({ kind: 'failure', reason: 'unknown-advisory', id });
+export const unknownPartFailure = (part: string): Failure => ({ kind: 'failure', reason: 'unknown-part', part });
 
 export type Resolver = (request: ResolveRequest) => Promise<Answer | Failure>;
 

@@ -4,7 +4,7 @@
  * fails when a served row has neither, or an entry has no served row.
  */
 import { SERVED } from '../src/surfaces/registry.ts';
-import { advisoryDocument, latestBundle, openapiDocument, packageBadge, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
+import { advisoryDocument, latestBundle, llmsFullPart, openapiDocument, packageBadge, packageRecord, recentCommits, releaseDocument } from './answers/floating.ts';
 import { diff, fullBundle, listingBundle, packageDeps, packageVersions } from './answers/pinned.ts';
 import { floatingSbom, pinnedSbom } from './answers/sbom.ts';
 import { commitDigest } from './answers/digest.ts';
@@ -31,6 +31,7 @@ export const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'advisory-markdown': advisoryDocument('advisory-markdown'),
   'llms-txt': releaseDocument('llms-txt'),
   'llms-full-txt': releaseDocument('llms-full-txt'),
+  'llms-full-part': llmsFullPart,
   sitemap: releaseDocument('sitemap'),
   'search-page': releaseDocument('search-page'),
   'package-page': releaseDocument('package-page'),

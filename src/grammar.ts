@@ -32,6 +32,9 @@ export const SHA_PREFIX = /^[0-9a-f]{7,39}$/;
 /** A sha argument of a tool: 7 to 40 hex characters. */
 export const TOOL_SHA = /^[0-9a-f]{7,40}$/;
 
+/** A part of a document cut in parts (`/llms-full/{part}.txt`): 1, 2, ... without leading zeros. */
+export const PART_NUMBER = /^[1-9][0-9]{0,8}$/;
+
 export function isPackageName(value: string): boolean {
   return PACKAGE_NAME.test(value);
 }
@@ -51,17 +54,6 @@ export function isFullSha(value: string): boolean {
 
 export function isShaPrefix(value: string): boolean {
   return SHA_PREFIX.test(value);
-}
-
-/**
- * Advisory ids that get an HTML page (`/advisories/{id}`): ids that are also a safe path segment
- * and file name (OSV ids are: `GHSA-...`, `CVE-...`, `PYSEC-2021-1`). Any other id is shown, and
- * has its markdown mirror, but no page: nothing (the sitemap, the feed, a page) links one.
- */
-export const ADVISORY_PAGE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-export function hasAdvisoryPage(id: string): boolean {
-  return ADVISORY_PAGE_ID.test(id);
 }
 
 /**

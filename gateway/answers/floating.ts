@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { badgeOptions, composeBadge } from '../../src/compose/badge.ts';
 import { composeRecentCommits } from '../../src/compose/commits.ts';
-import { nameKey } from '../../src/grammar.ts';
+import { nameKey, PART_NUMBER } from '../../src/grammar.ts';
 import { serialize } from '../../src/serialize.ts';
 import { contentHash } from '../../src/store/hash.ts';
 import { paths } from '../../src/store/layout.ts';
@@ -11,7 +11,7 @@ import type { QueryValues } from '../../src/surfaces/query.ts';
 import { fillTemplate, publicFileFor, queryDefault, surface, type SurfaceId } from '../../src/surfaces/registry.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Release } from '../release.ts';
-import { noCommitsFailure, unknownAdvisoryFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
+import { noCommitsFailure, unknownAdvisoryFailure, unknownPartFailure, type Answer, type Failure, type ResolveRequest } from '../surface.ts';
 
 /**
  * The public file of registry row `id` (with its parameters; the variant file of `query` when it
@@ -116,4 +116,12 @@ export function advisoryDocument(id: 'advisory-markdown' | 'advisory-page') {
     const answer = await releaseFile(catalog, current, id, { id: params.id });
     return answer ?? unknownAdvisoryFailure(params.id);
   };
+}
+
+/** `/llms-full/{part}.txt`: a part of every mirror; how many there are follows the catalog (src/compose/llms.ts). */
+export async function llmsFullPart({ catalog, release, params }: ResolveRequest): Promise<Answer | Failure> {
+  const current = await release();
+  if (!current?.info.tip) return noCommitsFailure;
+  const answer = PART_NUMBER.test(params.part) ? await releaseFile(catalog, current, 'llms-full-part', { part: params.part }) : null;
+  return answer ?? unknownPartFailure(params.part);
 }

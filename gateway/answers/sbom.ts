@@ -50,7 +50,8 @@ export async function floatingSbom(request: ResolveRequest): Promise<Answer | Fa
   if (!release?.info.tip) throw new Error('a package name resolved without a release');
   const format = formatOf(request);
   if (format === 'cyclonedx') {
-    // The build writes it into the release, for every name but those a fixed route shadows (DECISIONS.md 4; the tool server asks for them): those are composed.
+    // The build writes it into the release, for every name but those a fixed route shadows (DECISIONS.md 4; the tool server asks for them)
+    // and those whose closure passes PRERENDERED_SBOM_CLOSURE (src/compose/closure.ts): those are composed, the same bytes.
     const file = await releaseFile(catalog, release, 'package-sbom', { name: params.name });
     if (file) return file;
   }

@@ -37,6 +37,8 @@ export function failureOf(failure: Failure, release: Release): ToolFailure {
       return noCommitsFailure();
     case 'unknown-advisory':
       return new ToolFailure(`No advisory ${quoted(failure.id)} is active at the latest commit. get_advisories lists a package's advisories.`);
+    case 'unknown-part':
+      return new ToolFailure(`No part ${quoted(failure.part)} of llms-full.txt at the latest commit.`);
   }
 }
 

@@ -2,6 +2,7 @@
 import { nameKey } from '../grammar.ts';
 import { fixedVersions } from './versions.ts';
 import { maxSeverity } from './severity.ts';
+import { transitiveRollups } from './transitive.ts';
 import type { AdvisoryFacts, CatalogAnalysis } from './analysis.ts';
 import type { CatalogState, OsvRecord, Severity } from './types.ts';
 import type { FullAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
@@ -65,34 +66,7 @@ export function advisoryMap(state: CatalogState, analysis: CatalogAnalysis): Rec
 
 export type { TransitiveAdvisory };
 
-/**
- * The advisories a package reaches through its build and runtime dependencies (DECISIONS.md 2).
- * Breadth-first search over sorted adjacency visits every node first along its shortest path,
- * and among equally short paths along the one whose names compare first, element by element;
- * so the first culprit met for an advisory gives the entry. The package's own direct advisories
- * are left out: they are in its `advisories`. Cycles end at visited nodes.
- */
+/** The advisories one package reaches through its build and runtime dependencies (src/compose/transitive.ts). */
 export function transitiveAdvisories(state: CatalogState, analysis: CatalogAnalysis, key: string): TransitiveAdvisory[] {
-  const own = new Set(analysis.activeIds.get(key) ?? []);
-  const found = new Map<string, string[]>();
-  const previous = new Map<string, string | null>([[key, null]]);
-  const queue = [key];
-  for (let head = 0; head < queue.length; head++) {
-    const node = queue[head];
-    if (node !== key) {
-      for (const id of analysis.activeIds.get(node) ?? []) {
-        if (own.has(id) || found.has(id)) continue;
-        const path: string[] = [];
-        for (let step: string | null = node; step !== null; step = previous.get(step)!) path.push(state.packages.get(step)!.manifest.name);
-        found.set(id, path.reverse());
-      }
-    }
-    for (const next of analysis.edges.get(node) ?? []) {
-      if (!previous.has(next)) {
-        previous.set(next, node);
-        queue.push(next);
-      }
-    }
-  }
-  return [...found.keys()].sort().map((advisoryId) => ({ advisoryId, culpritPath: found.get(advisoryId)! }));
+  return transitiveRollups(state, analysis, [key]).get(key) ?? [];
 }

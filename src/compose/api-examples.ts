@@ -14,7 +14,7 @@ import type { Diff, PackageRecord } from '../schemas/wire.ts';
 import { advisoryMap, transitiveAdvisories } from './advisories.ts';
 import type { CatalogAnalysis } from './analysis.ts';
 import { allCategories, fullBundle, listingBundle } from './bundles.ts';
-import { packageClosure, type PackageClosure, type RecordLookup } from './closure.ts';
+import { closureExceeds, packageClosure, type PackageClosure } from './closure.ts';
 import { composeRecentCommits } from './commits.ts';
 import type { ApiExamples } from './openapi.ts';
 import { composeCard, composeDeps, composeEnvelope, composeRecord, composeVersions } from './package.ts';
@@ -69,11 +69,13 @@ function abridgedDiff(diff: Diff): Diff {
 }
 
 /** The closure the SBOM examples describe (SBOM_EXAMPLE_CLOSURE). */
-async function sbomExampleClosure(lookup: RecordLookup, key: string): Promise<PackageClosure> {
+async function sbomExampleClosure(lookup: (key: string) => PackageRecord | null, key: string): Promise<PackageClosure> {
   const closure = (await packageClosure(lookup, key))!;
   if (closure.packages.size <= SBOM_EXAMPLE_CLOSURE) return closure;
   let best: PackageClosure | null = null;
   for (const candidate of closure.packages.keys()) {
+    // Walking each candidate's whole closure would cost the square of a cycle's length.
+    if (closureExceeds(lookup, candidate, SBOM_EXAMPLE_CLOSURE)) continue;
     const smaller = await packageClosure(lookup, candidate);
     if (smaller && smaller.packages.size <= SBOM_EXAMPLE_CLOSURE && smaller.packages.size > (best?.packages.size ?? -1)) best = smaller;
   }

@@ -1,6 +1,7 @@
 /** Whole-catalog payloads composed from a state (their shapes are in shapes.ts). */
 import { compareNames } from '../grammar.ts';
-import { advisoryMap, transitiveAdvisories } from './advisories.ts';
+import { advisoryMap } from './advisories.ts';
+import { transitiveRollups } from './transitive.ts';
 import { fullBundle, listingBundle } from './shapes.ts';
 import { composeCard, composeRecord } from './package.ts';
 import type { CatalogAnalysis } from './analysis.ts';
@@ -28,11 +29,12 @@ export function composeListingBundle(state: CatalogState, analysis: CatalogAnaly
 /** The full bundle composed whole (what the build's chunked assembly must equal). */
 export function composeFullBundle(state: CatalogState, analysis: CatalogAnalysis) {
   const keys = packageKeys(state);
+  const rollups = transitiveRollups(state, analysis, keys);
   return fullBundle(
     state.commit,
     keys.map((key) => composeRecord(state, analysis, key)),
     advisoryMap(state, analysis),
-    keys.flatMap((key) => transitiveAdvisories(state, analysis, key)),
+    keys.flatMap((key) => rollups.get(key)!),
   );
 }
 

@@ -46,6 +46,37 @@ export async function packageClosure(lookup: RecordLookup, key: string): Promise
 }
 
 /**
+ * The most packages the closure of a package whose SBOM the build writes may hold. An SBOM lists
+ * the whole closure, so a catalog's SBOMs together cost the sum of its closures: on vcpkg the
+ * largest closure is 174 packages and the sum 30,000, but a dependency cycle through n packages
+ * gives each of them a closure of n, n² components in all (a 3,000-package cycle: 9 million, gigabytes of
+ * documents). The build leaves out the SBOM of a package whose closure is larger; the gateway
+ * composes it on request, with the same bytes (docs/decisions.md "Documents and lists with a bound").
+ */
+export const PRERENDERED_SBOM_CLOSURE = 500;
+
+/**
+ * Whether the closure of `key` holds more than `limit` packages (present ones, the root
+ * excluded): a walk of at most `limit` + 1 of them, whatever the closure's size.
+ */
+export function closureExceeds(lookup: (key: string) => PackageRecord | null, key: string, limit: number): boolean {
+  const seen = new Set([key]);
+  const queue = [key];
+  for (let head = 0; head < queue.length; head++) {
+    const record = lookup(queue[head]);
+    if (!record) continue;
+    for (const name of [...record.dependencies.build, ...record.dependencies.runtime]) {
+      const dependency = nameKey(name);
+      if (seen.has(dependency) || !lookup(dependency)) continue;
+      seen.add(dependency);
+      if (seen.size - 1 > limit) return true;
+      queue.push(dependency);
+    }
+  }
+  return false;
+}
+
+/**
  * The keys of the closure reached through runtime dependencies alone (the root's runtime
  * closure); every other package of the closure is needed only to build something.
  */

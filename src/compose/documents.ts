@@ -38,6 +38,27 @@ export interface AdvisoryReach {
   readonly reaching: readonly TransitiveAdvisory[];
 }
 
+/**
+ * The most packages of an advisory's blast radius a document lists (its page, its markdown
+ * mirror): the nearest (the page) or the first by name (the mirror), then how many more. An
+ * advisory on a package everything depends on reaches thousands (vcpkg's zlib: 1,900), each with
+ * a path, which made mirrors of megabytes; the full bundle of the commit has every one
+ * (wholeBlastRadius). Atom feed entries list fewer (FEED_LIST_ITEMS).
+ */
+export const BLAST_RADIUS_SHOWN = 300;
+
+/**
+ * The most dependents of a package a document lists (its page, its mirror), then how many more:
+ * enough for any ordinary package, and a bound on the documents of a package everything depends
+ * on (vcpkg's `vcpkg-cmake` has 2,591). Its JSON record lists them all.
+ */
+export const DEPENDENTS_SHOWN = 300;
+
+/** Where the whole blast radius of every advisory is: the full bundle of `sha` (signed in), each package's `transitiveAdvisories`. */
+export function wholeBlastRadius(tip: Pick<TipDocuments, 'siteUrl'>, sha: string): string {
+  return siteLink(tip, 'full-bundle', { sha });
+}
+
 /** What one commit changed against its first parent (the root: against an empty catalog), for the changes feed. */
 export interface CommitChanges {
   readonly commit: CommitInfo;

@@ -14,7 +14,7 @@
  */
 import { Feed, type Item } from 'feed';
 import type { Diff, FullAdvisory, PackageRecord } from '../schemas/wire.ts';
-import { hasAdvisoryPage, nameKey } from '../grammar.ts';
+import { nameKey } from '../grammar.ts';
 import { absolute, oneLine, plainText, siteLink, webUrl, type AdvisoryReach, type CommitChanges, type TipDocuments } from './documents.ts';
 
 /** Items of one list shown in an entry; the rest are counted (the diff endpoint and the pages have them all). */
@@ -87,7 +87,7 @@ function advisoryContent(tip: TipDocuments, reach: AdvisoryReach): string {
     ...(advisory.details ? [`<pre>${escapeHtml(advisory.details)}</pre>`] : []),
     ...(advisory.aliases.length > 0 ? [`<p><strong>Aliases:</strong> ${escapeHtml(advisory.aliases.join(', '))}</p>`] : []),
     ...(references.length > 0 ? [`<p><strong>References:</strong></p>${list(references.map((url) => a(url, escapeHtml(url))))}`] : []),
-    `<p>${hasAdvisoryPage(reach.id) ? `${a(siteLink(tip, 'advisory-page', { id: reach.id }), 'Advisory page')} · ` : ''}${a(siteLink(tip, 'advisory-markdown', { id: reach.id }), 'Markdown')}</p>`,
+    `<p>${a(siteLink(tip, 'advisory-page', { id: reach.id }), 'Advisory page')} · ${a(siteLink(tip, 'advisory-markdown', { id: reach.id }), 'Markdown')}</p>`,
   ];
   return parts.join('\n');
 }
@@ -109,7 +109,7 @@ export function composeAdvisoryFeed(tip: TipDocuments): string {
   for (const { reach, updated } of byModified(tip)) {
     const advisory = reach.direct[0].advisory;
     // The advisory's page, or its markdown mirror when its id gets no page.
-    const page = siteLink(tip, hasAdvisoryPage(reach.id) ? 'advisory-page' : 'advisory-markdown', { id: reach.id });
+    const page = siteLink(tip, 'advisory-page', { id: reach.id });
     const item: Item = {
       id: page,
       link: page,

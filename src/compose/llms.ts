@@ -1,7 +1,8 @@
 /**
  * `/llms.txt`, the site's index for agents in the llms.txt format (https://llmstxt.org/: an H1,
  * a summary blockquote, then sections of links, `## Optional` last), and `/llms-full.txt`, every
- * markdown mirror in one file. Every URL is absolute, from the site URL.
+ * markdown mirror, in parts of a bounded size (`/llms-full/{part}.txt`, the first also at
+ * `/llms-full.txt`). Every URL is absolute, from the site URL.
  */
 import { COMMITS_LIMIT } from './commits.ts';
 import { escapeMarkdown, MIRROR_VERSIONS } from './markdown.ts';
@@ -10,6 +11,17 @@ import { isReservedName } from '../grammar.ts';
 
 /** A package's note in llms.txt: its version and its description, cut at a word boundary. */
 const NOTE_LENGTH = 160;
+
+/**
+ * The most bytes of llms.txt. It lists every active advisory and every package while they fit
+ * (vcpkg's 2,867 packages and their advisories take 400 KB, so about 3,700 packages do), then
+ * says how many more there are; each of those has its mirror at `/pkgs/{name}.md`, and the parts
+ * of llms-full, listed at the end, name the first and last mirror each holds.
+ */
+export const LLMS_TXT_BYTES = 512 * 1024;
+
+/** Packages an advisory's note names (then "and N more"); the advisory's mirror lists them all. */
+const ACTIVE_ON_SHOWN = 5;
 
 /** The tools of `POST /api/mcp` (SPEC.md "Tool server"; the tool server's own list, once it is served, is the one to read). */
 const TOOLS = ['search_packages', 'get_package', 'get_package_versions', 'get_advisories', 'get_dependencies', 'get_sbom', 'list_catalog_commits', 'diff_catalog'];
@@ -35,7 +47,7 @@ function summaryOf(tip: TipDocuments): string {
 }
 
 /** `/llms.txt`. */
-export function composeLlmsTxt(tip: TipDocuments): string {
+export function composeLlmsTxt(tip: TipDocuments, parts: readonly LlmsFullPart[]): string {
   const url = (id: Parameters<typeof siteLink>[1], params?: Record<string, string>) => siteLink(tip, id, params);
   const example = [...tip.records.values()].find((record) => !isReservedName(record.name));
   const lines = [
@@ -75,35 +87,129 @@ export function composeLlmsTxt(tip: TipDocuments): string {
     '',
     '## Package mirrors',
     '',
-    ...[...tip.records.values()].map((record) =>
-      item(escapeMarkdown(record.name), absolute(tip, record.links.markdown), `${escapeMarkdown(record.version)}, ${escapeMarkdown(shorten(record.description, NOTE_LENGTH)) || 'no description'}`),
-    ),
+    PACKAGES,
     '',
     '## Advisory mirrors',
     '',
-    ...(tip.advisories.size > 0
-      ? [...tip.advisories.values()].map(({ id, direct, reaching }) => {
-          const advisory = direct[0].advisory;
-          const on = direct.map(({ record }) => escapeMarkdown(record.name)).join(', ');
-          const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; active on ${on}; ${reaching.length} other ${reaching.length === 1 ? 'package reaches' : 'packages reach'} it`;
-          return item(escapeMarkdown(id), url('advisory-markdown', { id }), note);
-        })
-      : ['No advisory is active at the latest commit.']),
+    ADVISORIES,
     '',
     '## Optional',
     '',
-    item('Every mirror in one file', url('llms-full-txt'), `the package and advisory mirrors above, concatenated (each mirror lists the newest ${MIRROR_VERSIONS} versions)`),
+    ...parts.map((part, index) => {
+      const range = part.first === part.last ? escapeMarkdown(part.first) : `${escapeMarkdown(part.first)} to ${escapeMarkdown(part.last)}`;
+      const note =
+        index === 0
+          ? `the package and advisory mirrors above, concatenated (each mirror lists the newest ${MIRROR_VERSIONS} versions), in ${parts.length} ${parts.length === 1 ? 'part' : 'parts'} of at most ${LLMS_FULL_PART_BYTES / 1024} KiB; this one, also at ${url('llms-full-txt')}: ${range}`
+          : range;
+      return item(`Every mirror, part ${index + 1} of ${parts.length}`, llmsFullPartUrl(tip, index + 1), note);
+    }),
   ];
-  return `${lines.join('\n')}\n`;
+  const packages = [...tip.records.values()].map((record) =>
+    item(escapeMarkdown(record.name), absolute(tip, record.links.markdown), `${escapeMarkdown(record.version)}, ${escapeMarkdown(shorten(record.description, NOTE_LENGTH)) || 'no description'}`),
+  );
+  const advisories = [...tip.advisories.values()].map(({ id, direct, reaching }) => {
+    const advisory = direct[0].advisory;
+    const names = direct.slice(0, ACTIVE_ON_SHOWN).map(({ record }) => escapeMarkdown(record.name));
+    const on = `${names.join(', ')}${direct.length > ACTIVE_ON_SHOWN ? ` and ${direct.length - ACTIVE_ON_SHOWN} more` : ''}`;
+    const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; active on ${on}; ${reaching.length} other ${reaching.length === 1 ? 'package reaches' : 'packages reach'} it`;
+    return item(escapeMarkdown(id), url('advisory-markdown', { id }), note);
+  });
+  // The rest of the file first, then the advisories (fewer, and what an agent asks about most), then the packages, within the budget.
+  const reserve = 2 * 1024;
+  let budget = LLMS_TXT_BYTES - reserve - lines.reduce((total, line) => total + (typeof line === 'string' ? Buffer.byteLength(line) + 1 : 0), 0);
+  const within = (items: string[]) => {
+    let count = 0;
+    for (; count < items.length && Buffer.byteLength(items[count]) + 1 <= budget; count++) budget -= Buffer.byteLength(items[count]) + 1;
+    return count;
+  };
+  const advisoriesShown = within(advisories);
+  const packagesShown = within(packages);
+  const more = (count: number, what: string, where: string) =>
+    count > 0 ? [item(`${count} more ${what}`, where, `not listed here, to keep this file under ${LLMS_TXT_BYTES / 1024} KiB; the parts of llms-full (Optional, below) name the mirrors each holds`)] : [];
+  const text = lines.flatMap((line) => {
+    if (line === PACKAGES) return [...packages.slice(0, packagesShown), ...more(packages.length - packagesShown, 'packages', url('search-page'))];
+    if (line === ADVISORIES) {
+      if (advisories.length === 0) return ['No advisory is active at the latest commit.'];
+      return [...advisories.slice(0, advisoriesShown), ...more(advisories.length - advisoriesShown, 'advisories', url('advisory-feed'))];
+    }
+    return [line];
+  });
+  return `${text.join('\n')}\n`;
 }
 
-/** `/llms-full.txt`: the header of llms.txt, then every package mirror and every advisory mirror, each whole. */
-export function composeLlmsFullTxt(tip: TipDocuments, mirrors: Iterable<string>): string {
-  const parts = [
-    ...header(tip),
-    `The markdown mirror of every package (${tip.records.size}, by name) and of every active advisory (${tip.advisories.size}, by id), each starting at its \`# \` heading and separated by a line \`---\`. The index of this site is ${siteLink(tip, 'llms-txt')}.`,
+/** Where composeLlmsTxt puts the package and advisory lists, once it knows how many fit. */
+const PACKAGES = Symbol('packages');
+const ADVISORIES = Symbol('advisories');
+
+/**
+ * The most bytes (UTF-8) of one part of `llms-full.txt`: an agent reads a part whole, in one
+ * fetch and within its context, however large the catalog (every mirror of vcpkg's 2,867
+ * packages is 6.9 MB; of 20,000 packages, past the longest string V8 can hold). A part is longer
+ * only when one mirror alone is: a part holds at least one mirror, and a mirror is never split.
+ */
+export const LLMS_FULL_PART_BYTES = 512 * 1024;
+
+/** A mirror as llms-full.txt holds it: its text and the name or id it is of. */
+export interface Mirror {
+  readonly label: string;
+  readonly text: string;
+}
+
+/** The mirrors of one part, by their index in the list, and the labels of its first and last. */
+export interface LlmsFullPart {
+  readonly start: number;
+  readonly end: number;
+  readonly first: string;
+  readonly last: string;
+}
+
+const SEPARATOR = '\n---\n\n';
+
+/**
+ * How the mirrors fall into parts: in order, as many in each as fit in LLMS_FULL_PART_BYTES with
+ * the part's header (sized for up to 999,999 parts, so the plan does not depend on the count).
+ */
+export function llmsFullParts(tip: TipDocuments, mirrors: readonly Mirror[]): LlmsFullPart[] {
+  // The longest header: six-digit numbers, and a next part to name.
+  const budget = LLMS_FULL_PART_BYTES - Buffer.byteLength(partHeader(tip, 999_998, 999_999));
+  const parts: LlmsFullPart[] = [];
+  let start = 0;
+  let bytes = 0;
+  mirrors.forEach((mirror, index) => {
+    const size = Buffer.byteLength(SEPARATOR) + Buffer.byteLength(mirror.text);
+    if (index > start && bytes + size > budget) {
+      parts.push({ start, end: index, first: mirrors[start].label, last: mirrors[index - 1].label });
+      start = index;
+      bytes = 0;
+    }
+    bytes += size;
+  });
+  if (mirrors.length > start || parts.length === 0) parts.push({ start, end: mirrors.length, first: mirrors[start]?.label ?? '', last: mirrors.at(-1)?.label ?? '' });
+  return parts;
+}
+
+/** The URL of part `number` (1-based): `/llms-full/{part}.txt`; the first is `/llms-full.txt` too. */
+export function llmsFullPartUrl(tip: Pick<TipDocuments, 'siteUrl'>, number: number): string {
+  return siteLink(tip, 'llms-full-part', { part: String(number) });
+}
+
+function partHeader(tip: TipDocuments, number: number, count: number): string {
+  return [
+    `# Package catalog at ${tip.siteUrl}: every mirror, part ${number} of ${count}`,
+    '',
+    `> ${summaryOf(tip)}`,
+    '',
+    `The markdown mirror of every package (${tip.records.size}, by name) and of every active advisory (${tip.advisories.size}, by id), each starting at its \`# \` heading and separated by a line \`---\`, in ${count} ${count === 1 ? 'part' : 'parts'} of at most ${LLMS_FULL_PART_BYTES / 1024} KiB. ${
+      number < count ? `The next part is ${llmsFullPartUrl(tip, number + 1)}.` : 'This is the last part.'
+    } The index of this site, ${siteLink(tip, 'llms-txt')}, lists every part.`,
+    '',
   ].join('\n');
-  let text = `${parts}\n`;
-  for (const mirror of mirrors) text += `\n---\n\n${mirror}`;
-  return text;
+}
+
+/** Part `number` (1-based) of llms-full.txt: its header, then its mirrors, each whole. */
+export function composeLlmsFullPart(tip: TipDocuments, mirrors: readonly Mirror[], parts: readonly LlmsFullPart[], number: number): string {
+  const { start, end } = parts[number - 1];
+  const texts = [partHeader(tip, number, parts.length)];
+  for (let index = start; index < end; index++) texts.push(SEPARATOR, mirrors[index].text);
+  return texts.join('');
 }

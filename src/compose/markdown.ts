@@ -11,7 +11,7 @@
  */
 import { isReservedName, nameKey } from '../grammar.ts';
 import type { FullAdvisory, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
-import { absolute, culpritAdvisory, oneLine, plainText, siteLink, webUrl, type AdvisoryReach, type TipDocuments } from './documents.ts';
+import { absolute, BLAST_RADIUS_SHOWN, culpritAdvisory, DEPENDENTS_SHOWN, oneLine, plainText, siteLink, webUrl, wholeBlastRadius, type AdvisoryReach, type TipDocuments } from './documents.ts';
 import type { VersionEvent } from './types.ts';
 
 /** Versions listed in a mirror, newest first; the rest are in versions.json. */
@@ -228,7 +228,9 @@ export function composePackageMarkdown(tip: TipDocuments, key: string): string {
     '',
     '## Reverse dependencies',
     '',
-    reverse.length > 0 ? `${plural(reverse.length, 'package depends', 'packages depend')} on ${escapeMarkdown(record.name)}: ${reverse.map((name) => packageRef(tip, name)).join(', ')}.` : 'None.',
+    reverse.length > 0
+      ? `${plural(reverse.length, 'package depends', 'packages depend')} on ${escapeMarkdown(record.name)}: ${reverse.slice(0, DEPENDENTS_SHOWN).map((name) => packageRef(tip, name)).join(', ')}${reverse.length > DEPENDENTS_SHOWN ? `, and ${reverse.length - DEPENDENTS_SHOWN} more (the first ${DEPENDENTS_SHOWN} by name; the JSON record lists every one: <${absolute(tip, record.links.self)}>)` : ''}.`
+      : 'None.',
     '',
     '## Advisories',
     '',
@@ -280,11 +282,17 @@ export function composeAdvisoryMarkdown(tip: TipDocuments, reach: AdvisoryReach)
           '',
           table(
             ['Package', 'Version', 'Path'],
-            reach.reaching.map((entry) => {
+            reach.reaching.slice(0, BLAST_RADIUS_SHOWN).map((entry) => {
               const record = tip.records.get(nameKey(entry.culpritPath[0]))!;
               return [packageRef(tip, record.name), escapeMarkdown(record.version), pathText(entry)];
             }),
           ),
+          ...(reach.reaching.length > BLAST_RADIUS_SHOWN
+            ? [
+                '',
+                `These are the first ${BLAST_RADIUS_SHOWN} by name; ${plural(reach.reaching.length - BLAST_RADIUS_SHOWN, 'more package reaches', 'more packages reach')} it. The full bundle of this commit lists every one, in each package's \`transitiveAdvisories\` (sign in): <${wholeBlastRadius(tip, tip.commit.sha)}>`,
+              ]
+            : []),
         ]
       : ['No other package depends on an affected package.']),
   ];

@@ -1,7 +1,6 @@
 /**
  * `/sitemap.xml` (sitemaps.org protocol 0.9), written with the `sitemap` package: the search
- * page, the changes page, every package page and every active advisory's page (an id that gets
- * one: src/grammar.ts hasAdvisoryPage), as absolute URLs
+ * page, the changes page, every package page and every active advisory's page, as absolute URLs
  * from the site URL. No `lastmod`: a page shows the latest commit, so any date but "now" would be
  * a guess, and crawlers distrust dates that are not exact.
  *
@@ -10,7 +9,6 @@
  * reports (docs/decisions.md "Sitemap").
  */
 import { SitemapStream, streamToPromise } from 'sitemap';
-import { hasAdvisoryPage } from '../grammar.ts';
 import { absolute, siteLink, type TipDocuments } from './documents.ts';
 
 /** The protocol's limit on the URLs of one sitemap file. */
@@ -22,7 +20,7 @@ export function sitemapUrls(tip: TipDocuments): string[] {
     siteLink(tip, 'search-page'),
     siteLink(tip, 'changes-page'),
     ...[...tip.records.values()].map((record) => absolute(tip, record.links.page)),
-    ...[...tip.advisories.keys()].filter(hasAdvisoryPage).map((id) => siteLink(tip, 'advisory-page', { id })),
+    ...[...tip.advisories.keys()].map((id) => siteLink(tip, 'advisory-page', { id })),
   ];
 }
 

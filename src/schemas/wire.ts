@@ -128,10 +128,26 @@ export const ListingBundle = z
   })
   .meta({ id: 'ListingBundle' });
 
+/**
+ * The most names a culprit path holds. A longer shortest path (only a dependency chain or cycle
+ * through dozens of packages makes one) keeps its first MAX_CULPRIT_PATH - 1 packages and the
+ * culprit, so a package's rollup stays in proportion to the advisories it reaches, not to the
+ * length of the catalog's chains (docs/decisions.md "Transitive rollups").
+ */
+export const MAX_CULPRIT_PATH = 64;
+
 export const TransitiveAdvisory = z
   .strictObject({
     advisoryId: z.string(),
-    culpritPath: z.array(packageName).min(2).describe('From the package to the culprit carrying the advisory, both included.'),
+    culpritPath: z
+      .array(packageName)
+      .min(2)
+      .max(MAX_CULPRIT_PATH)
+      .describe(
+        `From the package to the culprit carrying the advisory, both included: the shortest path, ties broken by names. ` +
+          `A path longer than ${MAX_CULPRIT_PATH} names keeps its first ${MAX_CULPRIT_PATH - 1} and the culprit; ` +
+          `the entry of the ${MAX_CULPRIT_PATH - 1}th package for the same advisory continues it.`,
+      ),
   })
   .meta({ id: 'TransitiveAdvisory' });
 

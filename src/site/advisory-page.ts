@@ -9,7 +9,9 @@ import { compareNames } from '../grammar.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import type { PackageCard, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 import { advisoryHref, advisoryMarkdownHref, pageFrame, type PageFrame } from './frame.ts';
-import { plural } from './format.ts';
+import { capped, plural } from './format.ts';
+import { BLAST_RADIUS_SHOWN } from '../compose/documents.ts';
+import { fillTemplate, surface } from '../surfaces/registry.ts';
 import { advisoryRow, packageRef, type AdvisoryRow, type PackageRef } from './package-page.ts';
 
 export interface AffectedRow extends PackageRef {
@@ -27,7 +29,12 @@ export interface AdvisoryPageView {
   readonly frame: PageFrame;
   readonly advisory: AdvisoryRow;
   readonly affected: readonly AffectedRow[];
+  /** The blast radius, nearest first (the shortest path, then by name), the first BLAST_RADIUS_SHOWN of it (src/compose/documents.ts). */
   readonly reached: readonly ReachRow[];
+  /** How many more packages reach it. */
+  readonly reachedMore: number;
+  /** Where the whole blast radius is (the full bundle of the tip, signed in). */
+  readonly wholeReach: string | null;
   readonly summaryText: string;
 }
 
@@ -38,6 +45,8 @@ export interface AdvisoryPagesInput {
   readonly transitive: Iterable<TransitiveAdvisory>;
   readonly cards: ReadonlyMap<string, PackageCard>;
   readonly siteUrl: string;
+  /** The tip's sha: a blast radius cut short links to the tip's full bundle, which lists it whole (only such a page names the tip). */
+  readonly tipSha: string;
 }
 
 /** One view per advisory active at the tip, by id order. */
@@ -50,18 +59,18 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
       affected.set(advisory.id, entry);
     }
   }
-  const reached = new Map<string, ReachRow[]>();
+  const reached = new Map<string, TransitiveAdvisory[]>();
   for (const entry of input.transitive) {
     if (!affected.has(entry.advisoryId)) continue;
-    const path = entry.culpritPath.map((name) => packageRef(name, input.cards));
-    const rows = reached.get(entry.advisoryId) ?? [];
-    rows.push({ ...path[0], path });
-    reached.set(entry.advisoryId, rows);
+    const entries = reached.get(entry.advisoryId) ?? [];
+    entries.push(entry);
+    reached.set(entry.advisoryId, entries);
   }
   const byName = (a: PackageRef, b: PackageRef) => compareNames(a.name, b.name);
+  const nearestFirst = (a: TransitiveAdvisory, b: TransitiveAdvisory) => a.culpritPath.length - b.culpritPath.length || compareNames(a.culpritPath[0], b.culpritPath[0]);
   return [...affected.keys()].sort().map((id) => {
     const { advisory, rows } = affected.get(id)!;
-    const reach = (reached.get(id) ?? []).sort((a, b) => a.path.length - b.path.length || byName(a, b));
+    const reach = (reached.get(id) ?? []).sort(nearestFirst);
     const direct = rows.sort(byName);
     const names = direct.map((row) => row.name).join(', ');
     const path = advisoryHref(id);
@@ -77,7 +86,13 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
       }),
       advisory,
       affected: direct,
-      reached: reach,
+      // Rows for the shown entries only: a blast radius of thousands, each with a path, is the page's largest list.
+      reached: capped(reach, BLAST_RADIUS_SHOWN).items.map((entry): ReachRow => {
+        const path = entry.culpritPath.map((name) => packageRef(name, input.cards));
+        return { ...path[0], path };
+      }),
+      reachedMore: Math.max(0, reach.length - BLAST_RADIUS_SHOWN),
+      wholeReach: reach.length > BLAST_RADIUS_SHOWN ? fillTemplate(surface('full-bundle').path, { sha: input.tipSha }) : null,
       summaryText: `Affects ${plural(direct.length, 'package')} directly; ${plural(reach.length, 'more package')} ${reach.length === 1 ? 'reaches' : 'reach'} ${direct.length === 1 ? 'it' : 'one of them'} through dependencies.`,
     };
   });

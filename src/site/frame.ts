@@ -3,7 +3,6 @@
  * person back, the commit the page was built from (on the pages that change with it), and the other forms of the same content
  * (markdown mirror, JSON, feeds). Every path comes from the surface registry.
  */
-import { hasAdvisoryPage } from '../grammar.ts';
 import { fillTemplate, surface } from '../surfaces/registry.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import { formatTime, shortSha } from './format.ts';

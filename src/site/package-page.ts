@@ -11,7 +11,7 @@ import type { PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory } fro
 import { fillTemplate, packageLinks, surface } from '../surfaces/registry.ts';
 import { advisoryHref, packagePageHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
 import { bySeverity, capped, formatCount, formatDate, formatTime, plural, shortSha, type Capped } from './format.ts';
-import { webUrl } from '../compose/documents.ts';
+import { DEPENDENTS_SHOWN, webUrl } from '../compose/documents.ts';
 
 export interface PackageRef {
   readonly name: string;
@@ -118,11 +118,8 @@ export interface PackagePageInput {
   readonly siteUrl: string;
 }
 
-/**
- * Dependents listed on a page: enough for any ordinary package, and a bound on the page of a
- * package everything depends on (vcpkg's `vcpkg-cmake` has 2,591). The envelope has them all.
- */
-export const REVERSE_DEPENDENCIES_ON_PAGE = 300;
+/** Dependents listed on a page (src/compose/documents.ts DEPENDENTS_SHOWN); the inline envelope has them all. */
+export const REVERSE_DEPENDENCIES_ON_PAGE = DEPENDENTS_SHOWN;
 
 /** A reference to a package by name, linked when it is present at the tip. */
 export function packageRef(name: string, cards: ReadonlyMap<string, PackageCard>): PackageRef {

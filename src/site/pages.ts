@@ -83,6 +83,7 @@ export function advisoryPages(context: SiteContext): AdvisoryPageView[] {
     transitive: [...input.transitive.values()].flat(),
     cards: context.cards,
     siteUrl: input.siteUrl,
+    tipSha: input.tip.sha,
   });
 }
 

@@ -59,7 +59,7 @@ export type QueryParameter =
 export interface SurfaceRow {
   /** Stable identifier: the gateway's resolvers and the build's writers are keyed by it. */
   readonly id: string;
-  /** URL path template; `{name}`, `{sha}`, `{base}`, `{id}` are parameters (grammar in src/grammar.ts). */
+  /** URL path template; `{name}`, `{sha}`, `{base}`, `{id}`, `{part}` are parameters (grammar in src/grammar.ts). */
   readonly path: string;
   readonly method: 'GET' | 'POST';
   readonly family: Family;
@@ -250,7 +250,8 @@ export const SURFACES = [
   { ...document('advisory-page', '/advisories/{id}', CONTENT_TYPE.html, CACHE.pages, 'advisories/{id}.html', 'beyond SPEC.md: a page per active advisory'), served: true },
   { ...document('changes-page', '/changes', CONTENT_TYPE.html, CACHE.pages, 'changes.html', 'SPEC.md: the changes page (diff rule: same helper)'), served: true },
   { ...document('llms-txt', '/llms.txt', CONTENT_TYPE.text, CACHE.pages, 'llms.txt', 'SPEC.md Other read-only surfaces: /llms.txt'), served: true },
-  { ...document('llms-full-txt', '/llms-full.txt', CONTENT_TYPE.text, CACHE.pages, 'llms-full.txt', 'beyond SPEC.md: every markdown mirror in one file'), served: true },
+  { ...document('llms-full-txt', '/llms-full.txt', CONTENT_TYPE.text, CACHE.pages, 'llms-full.txt', 'beyond SPEC.md: every markdown mirror, its first part'), served: true },
+  { ...document('llms-full-part', '/llms-full/{part}.txt', CONTENT_TYPE.text, CACHE.pages, 'llms-full/{part}.txt', 'beyond SPEC.md: every markdown mirror, in parts of a bounded size'), served: true },
   { ...document('sitemap', '/sitemap.xml', CONTENT_TYPE.xml, CACHE.pages, 'sitemap.xml', 'SPEC.md Other read-only surfaces: /sitemap.xml'), served: true },
   { ...document('search-page', '/', CONTENT_TYPE.html, CACHE.pages, 'index.html', 'SPEC.md: the search page (inline listing bundle)'), served: true },
   {

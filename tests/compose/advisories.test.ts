@@ -270,3 +270,66 @@ describe('composeListingBundle (SPEC.md "Listing bundle")', () => {
     );
   });
 });
+
+/** DECISIONS.md 2 read literally: a breadth-first search from the package over sorted name keys; the first culprit met gives the entry. */
+function referenceRollup(state: CatalogState, name: string): string[] {
+  const analysis = analyze(state);
+  const key = name.toLowerCase();
+  const own = new Set(analysis.activeIds.get(key) ?? []);
+  const found = new Map<string, string[]>();
+  const previous = new Map<string, string | null>([[key, null]]);
+  const queue = [key];
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head];
+    for (const id of node === key ? [] : (analysis.activeIds.get(node) ?? [])) {
+      if (own.has(id) || found.has(id)) continue;
+      const path: string[] = [];
+      for (let step: string | null = node; step !== null; step = previous.get(step)!) path.unshift(state.packages.get(step)!.manifest.name);
+      found.set(id, path);
+    }
+    for (const next of analysis.edges.get(node) ?? []) if (!previous.has(next)) queue.push(next), previous.set(next, node);
+  }
+  return [...found.keys()].sort().map((id) => `${id}: ${found.get(id)!.join('>')}`);
+}
+
+describe('transitive advisories computed per advisory equal the breadth-first search from each package', () => {
+  /** A seeded graph: each package depends on up to 4 others, cycles and self loops included. */
+  function randomGraph(seed: number, size: number): { edges: Record<string, string[]>; carriers: Record<string, string[]> } {
+    let x = seed;
+    const next = (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) % n);
+    const name = (i: number) => `p${i}`;
+    const edges: Record<string, string[]> = {};
+    for (let i = 0; i < size; i++) edges[name(i)] = Array.from({ length: next(5) }, () => name(next(size)));
+    const carriers: Record<string, string[]> = {};
+    for (let a = 0; a < 4; a++) carriers[`ADV-${a}`] = Array.from({ length: 1 + next(3) }, () => name(next(size)));
+    return { edges, carriers };
+  }
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('seed %i: every package of a random graph', (seed) => {
+    const { edges, carriers } = randomGraph(seed, 40);
+    const state = graph(edges, carriers);
+    for (const name of Object.keys(edges)) expect(rollup(state, name), name).toEqual(referenceRollup(state, name));
+  });
+});
+
+describe(`culprit paths hold at most ${64} names (docs/decisions.md "Transitive rollups")`, () => {
+  // ring-000 -> ring-001 -> ... -> ring-199 -> ring-000, one advisory on ring-000.
+  const size = 200;
+  const ringName = (i: number) => `ring-${String(i % size).padStart(3, '0')}`;
+  const ring = Object.fromEntries(Array.from({ length: size }, (_, i) => [ringName(i), [ringName(i + 1)]]));
+  const state = graph(ring, { X: 'ring-000' });
+
+  it('a path of 64 names or fewer is whole', () => {
+    // ring-137 -> ... -> ring-199 -> ring-000: 64 names.
+    expect(transitiveAdvisories(state, analyze(state), 'ring-137')[0].culpritPath).toEqual([...Array.from({ length: 63 }, (_, i) => ringName(137 + i)), 'ring-000']);
+  });
+
+  it('a longer one keeps its first 63 packages and the culprit; the 63rd package\'s entry continues it', () => {
+    const analysis = analyze(state);
+    const [entry] = transitiveAdvisories(state, analysis, 'ring-001');
+    expect(entry.culpritPath).toEqual([...Array.from({ length: 63 }, (_, i) => ringName(1 + i)), 'ring-000']);
+    const [continued] = transitiveAdvisories(state, analysis, 'ring-063');
+    expect(continued.culpritPath.slice(0, 2)).toEqual(['ring-063', 'ring-064']);
+    expect(continued.culpritPath.at(-1)).toBe('ring-000');
+  });
+});

@@ -49,6 +49,7 @@ describe('headers', () => {
     ['/advisories/ZLIB-2026-1.md', 'advisories/ZLIB-2026-1.md', DOCUMENT_CONTENT_TYPE.markdown, CACHE_CONTROL.pages],
     ['/llms.txt', 'llms.txt', DOCUMENT_CONTENT_TYPE.text, CACHE_CONTROL.pages],
     ['/llms-full.txt', 'llms-full.txt', DOCUMENT_CONTENT_TYPE.text, CACHE_CONTROL.pages],
+    ['/llms-full/1.txt', 'llms-full/1.txt', DOCUMENT_CONTENT_TYPE.text, CACHE_CONTROL.pages],
     ['/sitemap.xml', 'sitemap.xml', DOCUMENT_CONTENT_TYPE.xml, CACHE_CONTROL.pages],
     ['/pkgs/advisories.xml', 'pkgs/advisories.xml', DOCUMENT_CONTENT_TYPE.atom, CACHE_CONTROL.feed],
     ['/pkgs/changes.xml', 'pkgs/changes.xml', DOCUMENT_CONTENT_TYPE.atom, CACHE_CONTROL.feed],
@@ -318,16 +319,31 @@ describe('llms.txt and llms-full.txt', () => {
     expect(llms).toContain(`- [ZLIB-2026-1](${SITE}/advisories/ZLIB-2026-1.md): high, Heap overflow in inflate; active on zlib; 2 other packages reach it\n`);
     expect(llms).toContain(`- [OpenAPI document](${SITE}/api/pkgs/openapi.json): `);
     expect(llms).toContain(`- [MCP tool server](${SITE}/api/mcp): Model Context Protocol over stateless streamable HTTP`);
-    expect(llms).toContain(`- [Every mirror in one file](${SITE}/llms-full.txt): `);
+    expect(llms).toContain(
+      `- [Every mirror, part 1 of 1](${SITE}/llms-full/1.txt): the package and advisory mirrors above, concatenated (each mirror lists the newest 20 versions), in 1 part of at most 512 KiB; this one, also at ${SITE}/llms-full.txt: bundle to ZLIB-2026-1\n`,
+    );
     expect(llms.endsWith('\n')).toBe(true);
   });
 
-  it('llms-full.txt: the same header, then every package mirror and every advisory mirror, whole, in order', async () => {
+  it('llms-full.txt: part 1 of 1, with the summary of llms.txt, then every package mirror and every advisory mirror, whole, in order', async () => {
     const full = await text('/llms-full.txt');
     const mirrors = await Promise.all([...PACKAGES.map((name) => text(`/pkgs/${name}.md`)), ...ADVISORIES.map((id) => text(`/advisories/${id}.md`))]);
     const llms = await text('/llms.txt');
-    const header = llms.slice(0, llms.indexOf('\n\n', llms.indexOf('\n> ')) + 2);
-    expect(full.startsWith(header)).toBe(true);
+    const summary = llms.split('\n')[2];
+    expect(full.split('\n').slice(0, 5)).toEqual([
+      `# Package catalog at ${SITE}: every mirror, part 1 of 1`,
+      '',
+      summary,
+      '',
+      `The markdown mirror of every package (8, by name) and of every active advisory (3, by id), each starting at its \`# \` heading and separated by a line \`---\`, in 1 part of at most 512 KiB. This is the last part. The index of this site, ${SITE}/llms.txt, lists every part.`,
+    ]);
     expect(full.slice(full.indexOf('\n---\n')).split('\n---\n\n').slice(1)).toEqual(mirrors);
+    expect(await text('/llms-full/1.txt')).toBe(full);
+  });
+
+  it.each(['2', '0', '01', 'x'])('/llms-full/%s.txt is no part: 404 not_found, saying where the parts are listed', async (part) => {
+    const reply = await get(`/llms-full/${part}.txt`);
+    expect([reply.status, reply.headers.get('cache-control')]).toEqual([404, CACHE_CONTROL.negative]);
+    expect(JSON.parse(reply.body.toString('utf8'))).toEqual({ error: 'not_found', message: `No part "${part}" of llms-full.txt at the latest commit; /llms.txt lists every part.` });
   });
 });

@@ -13,6 +13,7 @@ import { WRITERS, type ReleaseContent } from '../../build/writers.ts';
 import { buildCatalog } from '../../build/build.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../../src/compose/sitemap.ts';
 import { tipDocuments } from '../../src/compose/documents.ts';
+import { composeLlmsTxt, llmsFullParts } from '../../src/compose/llms.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import type { PackageRecord } from '../../src/schemas/wire.ts';
 import { buildDocumentsStory, DOCUMENTS_STORY, type DocumentsFixture } from './story.ts';
@@ -105,6 +106,29 @@ describe('sitemap.xml', () => {
   });
 });
 
+describe('llms.txt past 512 KiB', () => {
+  it('lists every advisory and the packages that fit, then how many more and where they are; it stays under 512 KiB', () => {
+    // 6,000 packages with descriptions of 160 characters: about 1.2 MB of items.
+    const names = Array.from({ length: 6000 }, (_, index) => `pkg-${String(index).padStart(5, '0')}`);
+    const record = (name: string) =>
+      ({ name, version: '1.0.0', description: `${name} ${'x'.repeat(150)}`, advisories: [], links: { self: `/api/pkgs/${name}.json`, markdown: `/pkgs/${name}.md`, page: `/pkgs/${name}`, sbom: `/api/pkgs/${name}/sbom.json`, badge: `/api/pkgs/${name}/badge.svg` } }) as unknown as PackageRecord;
+    const tip = tipDocuments({ commit: { sha: 'a'.repeat(40), pushedAt: '2026-01-01T00:00:00Z', message: null }, siteUrl: SITE, records: names.map(record), transitive: new Map(), history: new Map() });
+    const mirrors = names.map((name) => ({ label: name, text: `# ${name}\n${'y'.repeat(2000)}\n` }));
+    const parts = llmsFullParts(tip, mirrors);
+    const llms = composeLlmsTxt(tip, parts);
+    expect(Buffer.byteLength(llms)).toBeLessThanOrEqual(512 * 1024);
+    const listed = [...llms.matchAll(/^- \[(pkg-\d+)\]/gm)].map((match) => match[1]);
+    expect(listed).toEqual(names.slice(0, listed.length));
+    expect(listed.length).toBeGreaterThan(2000);
+    expect(llms).toContain(
+      `- [${names.length - listed.length} more packages](${SITE}/): not listed here, to keep this file under 512 KiB; the parts of llms-full (Optional, below) name the mirrors each holds\n`,
+    );
+    // Every part is still listed, with the names it holds.
+    expect(parts.length).toBeGreaterThan(20);
+    expect(llms).toContain(`- [Every mirror, part ${parts.length} of ${parts.length}](${SITE}/llms-full/${parts.length}.txt): ${parts.at(-1)!.first} to pkg-05999\n`);
+  });
+});
+
 describe('Atom feeds', () => {
   it.skipIf(!hasXmllint)('are well-formed XML (xmllint)', async () => {
     for (const feed of ['pkgs/advisories.xml', 'pkgs/changes.xml']) {
@@ -171,7 +195,7 @@ describe('byte-stability', () => {
 
   it('the same tip gives the same bytes, built again later; another site URL changes only the URLs', async () => {
     const first = await documents(fx.out);
-    expect(first.size).toBe(1 + 2 + 1 + 8 + 3 + 2);
+    expect(first.size).toBe(1 + 2 + 1 + 1 + 8 + 3 + 2);
     const again = join(fx.dir, 'again');
     await buildCatalog({ repo: fx.repo, out: again, progress: false, log: () => {} });
     expect(await documents(again)).toEqual(first);

@@ -105,7 +105,7 @@ describe.skipIf(binary === null)('through nginx', () => {
   describe('the anonymous directory with the generated rules', () => {
     it.each([
       '/api/pkgs/curl.json', '/api/pkgs/SQLite.json', '/api/pkgs/llama.cpp.json', '/api/pkgs/recent-commits.json',
-      '/pkgs/llama.cpp.md', '/pkgs/curl.md', '/advisories/PKGCAT-TEST-0002.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/pkgs/advisories.xml', '/pkgs/changes.xml',
+      '/pkgs/llama.cpp.md', '/pkgs/curl.md', '/advisories/PKGCAT-TEST-0002.md', '/llms.txt', '/llms-full.txt', '/llms-full/1.txt', '/sitemap.xml', '/pkgs/advisories.xml', '/pkgs/changes.xml',
       // The pages: each path served from its `.html` file.
       '/', '/pkgs/curl', '/pkgs/llama.cpp', '/changes', '/advisories/PKGCAT-TEST-0002',
     ])('%s: the gateway\'s headers and bytes', async (path) => {

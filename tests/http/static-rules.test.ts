@@ -49,6 +49,8 @@ const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][]
   [/^\/pkgs\/(advisories|changes)\.xml$/, { cacheControl: CACHE_CONTROL.feed, contentType: DOCUMENT_CONTENT_TYPE.atom }],
   [/^\/(pkgs|advisories)\/[^/]+\.md$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.markdown }],
   [/^\/llms(-full)?\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
+  // llms-full.txt in parts (the first is /llms-full.txt too).
+  [/^\/llms-full\/[1-9][0-9]*\.txt$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.text }],
   [/^\/sitemap\.xml$/, { cacheControl: CACHE_CONTROL.pages, contentType: DOCUMENT_CONTENT_TYPE.xml }],
   [/^\/api\/pkgs\/[^/]+\/badge(\.advisories)?\.svg$/, { cacheControl: CACHE_CONTROL.floating, contentType: SVG_CONTENT_TYPE }],
   // DECISIONS.md 8: the HTML pages.
@@ -70,7 +72,7 @@ describe('static host rules', () => {
       expect(want, `${file} is a known kind of file`).toBeDefined();
       expect({ cacheControl: surface!.cacheControl, contentType: surface!.contentType }, file).toEqual(want![1]);
     }
-    for (const file of ['/api/pkgs/curl/sbom.json', '/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/sitemap.xml']) {
+    for (const file of ['/api/pkgs/curl/sbom.json', '/pkgs/llama.cpp.md', '/advisories/PKGCAT-TEST-0002.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/llms.txt', '/llms-full.txt', '/llms-full/1.txt', '/sitemap.xml']) {
       expect(files, `the build wrote ${file}`).toContain(file);
     }
     expect(files).toContain('/api/pkgs/zlib/badge.svg');
@@ -137,6 +139,7 @@ describe('static host rules', () => {
       // A splat keeps the segment's text: /pkgs/:name would also match /pkgs/advisories.xml.
       '/pkgs/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
       '/advisories/*.md': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.markdown),
+      '/llms-full/*.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
       '/pkgs/advisories.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
       '/pkgs/changes.xml': rule(CACHE_CONTROL.feed, DOCUMENT_CONTENT_TYPE.atom),
       '/llms.txt': rule(CACHE_CONTROL.pages, DOCUMENT_CONTENT_TYPE.text),
@@ -154,7 +157,7 @@ describe('static host rules', () => {
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const hostPattern = (rule: string) => new RegExp(`^${rule.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*'))).join('/')}$`);
     expect([...rules.keys()].filter((key) => hostPattern(key).test('/api/pkgs/openapi.json'))).toEqual(['/api/pkgs/:name', '/api/pkgs/openapi.json']);
-    for (const path of ['/api/pkgs/zlib/badge.svg', '/api/pkgs/zlib/badge.advisories.svg', '/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/', '/changes']) {
+    for (const path of ['/api/pkgs/zlib/badge.svg', '/api/pkgs/zlib/badge.advisories.svg', '/api/pkgs/zlib.json', '/api/pkgs/recent-commits.json', '/api/pkgs/zlib/sbom.json', '/pkgs/llama.cpp.md', '/pkgs/advisories.xml', '/pkgs/changes.xml', '/advisories/X-1.md', '/llms.txt', '/llms-full.txt', '/llms-full/1.txt', '/sitemap.xml', '/', '/changes']) {
       expect([...rules.keys()].filter((key) => hostPattern(key).test(path)), path).toHaveLength(1);
     }
     expect(renderHeadersFile()).toContain('#   /api/pkgs/:name/badge.svg?metric=advisories -> /api/pkgs/:name/badge.advisories.svg\n');

@@ -21,6 +21,7 @@ const sampleParams = () => ({
   sha: context.fx.tip,
   base: context.fx.shas[context.fx.shas.length - 2],
   id: 'PKGCAT-TEST-0002',
+  part: '1',
 });
 
 /** A request body a POST row answers 200 to: the tool server's JSON-RPC `ping` (MCP "Ping"). */
@@ -41,7 +42,7 @@ describe('the surface registry', () => {
     expect(new Set(SURFACES.map((row) => row.id)).size).toBe(SURFACES.length);
     expect(new Set(SURFACES.map((row) => `${row.method} ${row.path}`)).size).toBe(SURFACES.length);
     for (const row of SURFACES) {
-      for (const [, parameter] of row.path.matchAll(/\{(\w+)\}/g)) expect(['name', 'sha', 'base', 'id']).toContain(parameter);
+      for (const [, parameter] of row.path.matchAll(/\{(\w+)\}/g)) expect(['name', 'sha', 'base', 'id', 'part']).toContain(parameter);
     }
   });
 
