@@ -23,6 +23,7 @@
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { decodeAtRest } from './object-codec.ts';
+import { objectFile, objectsFolder, openObjects, readStoredObject } from './objects.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
 import { fullBundle } from '../compose/shapes.ts';
@@ -138,8 +139,9 @@ export interface ReleaseInfo {
 }
 
 export const paths = {
-  objects: (out: string) => join(out, 'objects'),
-  object: (out: string, hash: string) => join(out, 'objects', hash.slice(0, 2), hash.slice(2)),
+  /** The folder of today's object backend (objects.ts FileObjects); read objects through `openObjects`. */
+  objects: objectsFolder,
+  object: objectFile,
   states: (out: string) => join(out, 'states'),
   state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
   /** The build's diff of a commit against its parent (`base`); write-once, never deleted. */
@@ -215,8 +217,9 @@ export async function readStateRoot(out: string, sha: string): Promise<StateRoot
   }
 }
 
+/** The plain bytes of an object of the output (objects.ts); throws when it is missing. */
 export async function readObject(out: string, hash: string): Promise<Buffer> {
-  return decodeAtRest(await readFile(paths.object(out, hash)));
+  return readStoredObject(openObjects(out), hash);
 }
 
 /** Assembles a stored body into its bytes (the gateway may stream segments instead). */
