@@ -4,6 +4,7 @@
  *
  *   <out>/objects/<2 hex>/<30 hex>      content-addressed bodies and chunks, write-once;
  *                                        `.br` and `.gz` siblings beside large served bodies
+ *                                        (today's object backend: read and write them through objects.ts)
  *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
  *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
