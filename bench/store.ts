@@ -33,8 +33,12 @@ import { checkChild, count, machine, median, mib, projectRevision, runChild, tab
 import type { Suite } from './suite.ts';
 
 const CORPORA = ['vcpkg-300', 'vcpkg-5000', 'vcpkg-16193'];
+/** What the suite measures besides the inventory (`--store-parts`). */
+const PARTS = ['candidates', 'compression', 'encodings'];
 /** A pack is closed once it passes this many bytes (restic's packs are 16 MiB by default, git's unbounded). */
 const PACK_BYTES = 64 * 1024 * 1024;
+/** An entry of the merged index: key (16 bytes), pack (u16), offset (u32), length (u32). */
+const MULTI_ENTRY = 26;
 /** Random lookups per run. */
 const LOOKUPS = 20_000;
 /** Objects per kind whose compression is measured. */
@@ -221,8 +225,13 @@ const timing = (ms: number, bytes: number, blobs: number): Timing => ({
   blobsPerSecond: Math.round(blobs / (ms / 1000)),
 });
 
-/** (a) Append-only packs: `pack-N.pack` holds blobs end to end, `pack-N.idx` the sorted (key, offset, length) of each. */
-function packRun(dir: string, blobs: Blob[], probes: Blob[]): CandidateRun & { files: Figures } {
+/**
+ * (a) Append-only packs: `pack-N.pack` holds blobs end to end, `pack-N.idx` the sorted (key,
+ * offset, length) of each. `compressed`: every blob zstd-compressed (level 3, no 4 KiB floor: in a
+ * pack no object takes a disk block of its own), the compression timed with the writes and the
+ * decompression with the lookups.
+ */
+function packRun(dir: string, blobs: Blob[], probes: Blob[], compressed = false): CandidateRun & { files: Figures } {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let writeMs = 0;
@@ -249,7 +258,8 @@ function packRun(dir: string, blobs: Blob[], probes: Blob[]): CandidateRun & { f
   };
   for (const batch of batches(blobs)) {
     const started = performance.now();
-    for (const { blob, bytes } of batch) {
+    for (const { blob, bytes: stored } of batch) {
+      const bytes = compressed ? zstdCompressSync(decodeAtRest(stored), { params: { [constants.ZSTD_c_compressionLevel]: 3 } }) : stored;
       if (fd < 0 || offset >= PACK_BYTES) {
         writeMs += performance.now() - started;
         close();
@@ -260,30 +270,56 @@ function packRun(dir: string, blobs: Blob[], probes: Blob[]): CandidateRun & { f
       writeSync(fd, bytes);
       entries.push({ key: blob.key, offset, length: bytes.length });
       offset += bytes.length;
-      written += bytes.length;
+      written += stored.length;
     }
     writeMs += performance.now() - started;
   }
   close();
 
-  // Open: every pack's index into one table (git's multi-pack-index; restic keeps its index in memory too).
-  const opened = performance.now();
-  const descriptors: number[] = [];
-  const locations = new Map<string, { pack: number; offset: number; length: number }>();
+  // One sorted index over every pack (git's multi-pack-index): key, pack, offset, length. Written
+  // once the packs are closed, so it counts as a write; a reader loads it whole and searches it.
+  const merging = performance.now();
+  const all: { key: Buffer; pack: number; offset: number; length: number }[] = [];
   for (let at = 0; at <= pack; at++) {
     const keys = readFileSync(join(dir, `pack-${at}.idx`));
-    descriptors.push(openSync(join(dir, `pack-${at}.pack`), 'r'));
     for (let entry = 0; entry < keys.length; entry += 28) {
-      locations.set(keys.toString('hex', entry, entry + 16), { pack: at, offset: Number(keys.readBigUInt64BE(entry + 16)), length: keys.readUInt32BE(entry + 24) });
+      all.push({ key: keys.subarray(entry, entry + 16), pack: at, offset: Number(keys.readBigUInt64BE(entry + 16)), length: keys.readUInt32BE(entry + 24) });
     }
   }
+  all.sort((a, b) => Buffer.compare(a.key, b.key));
+  const merged = Buffer.alloc(all.length * MULTI_ENTRY);
+  all.forEach((entry, at) => {
+    entry.key.copy(merged, at * MULTI_ENTRY);
+    merged.writeUInt16BE(entry.pack, at * MULTI_ENTRY + 16);
+    merged.writeUInt32BE(entry.offset, at * MULTI_ENTRY + 18);
+    merged.writeUInt32BE(entry.length, at * MULTI_ENTRY + 22);
+  });
+  writeFileSync(join(dir, 'multi-pack.idx'), merged, { flush: true });
+  writeMs += performance.now() - merging;
+
+  const opened = performance.now();
+  const index = readFileSync(join(dir, 'multi-pack.idx'));
+  const descriptors: number[] = [];
+  for (let at = 0; at <= pack; at++) descriptors.push(openSync(join(dir, `pack-${at}.pack`), 'r'));
   const openMs = performance.now() - opened;
   const find = (key: Buffer): Buffer | null => {
-    const location = locations.get(key.toString('hex'));
-    if (!location) return null;
-    const bytes = Buffer.allocUnsafe(location.length);
-    readSync(descriptors[location.pack], bytes, 0, location.length, location.offset);
-    return bytes;
+    let low = 0;
+    let high = index.length / MULTI_ENTRY - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const at = middle * MULTI_ENTRY;
+      const order = index.compare(key, 0, 16, at, at + 16);
+      if (order === 0) {
+        const length = index.readUInt32BE(at + 22);
+        const bytes = Buffer.allocUnsafe(length);
+        readSync(descriptors[index.readUInt16BE(at + 16)], bytes, 0, length, index.readUInt32BE(at + 18));
+        return compressed ? decodeAtRest(bytes) : bytes;
+      }
+      // index.compare(key) > 0: the entry sorts after the key.
+      if (order > 0) high = middle - 1;
+      else low = middle + 1;
+    }
+    return null;
   };
   const latencies = probes.map((blob) => {
     const started = performance.now();
@@ -504,10 +540,13 @@ export const suite: Suite = {
     corpus: { type: 'string' },
     'store-out': { type: 'string' },
     runs: { type: 'string' },
+    'store-parts': { type: 'string' },
   },
   usage: [
     '--store-out <dir>              measure an existing build output instead of building the corpus first',
     '--runs <n>                     timed runs of each candidate store (default 3)',
+    `--store-parts <list>           what to measure besides the inventory, of ${PARTS.join(',')} (default all;`,
+    '                               a partial run writes bench/results/store-<corpus>-<parts>.json)',
   ],
   async run(context) {
     const { log } = context;
@@ -515,6 +554,9 @@ export const suite: Suite = {
     if (!CORPORA.includes(corpus)) throw new Error(`--corpus must be one of ${CORPORA.join(', ')}, not ${corpus}`);
     const runs = Number(context.values.runs ?? 3);
     if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${String(context.values.runs)}`);
+    const parts = typeof context.values['store-parts'] === 'string' ? context.values['store-parts'].split(',').map((part) => part.trim()) : PARTS;
+    const unknown = parts.filter((part) => !PARTS.includes(part));
+    if (unknown.length > 0) throw new Error(`--store-parts takes ${PARTS.join(', ')}, not ${unknown.join(', ')}`);
     let out = typeof context.values['store-out'] === 'string' ? context.values['store-out'] : null;
     if (!out) {
       const repo = join(context.work, 'catalog');
@@ -543,42 +585,54 @@ export const suite: Suite = {
     }
     log(`store: ${count(blobs.length)} blobs for the candidates (objects as stored, state roots, diffs), ${mib(blobBytes)} (${mib(blobAllocated)} allocated)`);
 
-    const probes = shuffled(blobs, 1).slice(0, LOOKUPS);
-    const files: { p50Ms: number; p99Ms: number }[] = [];
-    const packs: (CandidateRun & { files: Figures })[] = [];
-    const sqlite: (CandidateRun & { files: Figures })[] = [];
-    for (let run = 0; run < runs; run++) {
-      files.push(filesLookup(probes));
-      packs.push(packRun(join(context.work, 'packs'), blobs, probes));
-      log(`store: run ${run + 1}: packs written in ${packs.at(-1)!.write.seconds} s, lookup p50 ${us(packs.at(-1)!.lookup.p50Ms)} (${uptime()})`);
-      rmSync(join(context.work, 'packs'), { recursive: true, force: true });
-      sqlite.push(sqliteRun(join(context.work, 'sqlite'), blobs, probes));
-      log(`store: run ${run + 1}: SQLite written in ${sqlite.at(-1)!.write.seconds} s, lookup p50 ${us(sqlite.at(-1)!.lookup.p50Ms)} (${uptime()})`);
-      rmSync(join(context.work, 'sqlite'), { recursive: true, force: true });
+    const results: Record<string, unknown> = {};
+    if (parts.includes('candidates')) {
+      const probes = shuffled(blobs, 1).slice(0, LOOKUPS);
+      const files: { p50Ms: number; p99Ms: number }[] = [];
+      const packs: (CandidateRun & { files: Figures })[] = [];
+      const sqlite: (CandidateRun & { files: Figures })[] = [];
+      const zstdPacks: (CandidateRun & { files: Figures })[] = [];
+      for (let run = 0; run < runs; run++) {
+        files.push(filesLookup(probes));
+        packs.push(packRun(join(context.work, 'packs'), blobs, probes));
+        log(`store: run ${run + 1}: packs written in ${packs.at(-1)!.write.seconds} s, lookup p50 ${us(packs.at(-1)!.lookup.p50Ms)} (${uptime()})`);
+        rmSync(join(context.work, 'packs'), { recursive: true, force: true });
+        zstdPacks.push(packRun(join(context.work, 'packs'), blobs, probes, true));
+        log(`store: run ${run + 1}: packs, zstd for every blob, written in ${zstdPacks.at(-1)!.write.seconds} s, lookup p50 ${us(zstdPacks.at(-1)!.lookup.p50Ms)} (${uptime()})`);
+        rmSync(join(context.work, 'packs'), { recursive: true, force: true });
+        sqlite.push(sqliteRun(join(context.work, 'sqlite'), blobs, probes));
+        log(`store: run ${run + 1}: SQLite written in ${sqlite.at(-1)!.write.seconds} s, lookup p50 ${us(sqlite.at(-1)!.lookup.p50Ms)} (${uptime()})`);
+        rmSync(join(context.work, 'sqlite'), { recursive: true, force: true });
+      }
+      const candidateRows = [
+        ['files (today)', count(blobs.length), mib(blobAllocated), '', ...files.map((run) => `${us(run.p50Ms)} / ${us(run.p99Ms)}`)],
+        ['packs', count(packs[0].files.files), mib(packs[0].files.allocated), packs.map((run) => `${run.write.mbPerSecond}`).join(', '), ...packs.map((run) => `${us(run.lookup.p50Ms)} / ${us(run.lookup.p99Ms)}`)],
+        ['packs, zstd for every blob', count(zstdPacks[0].files.files), mib(zstdPacks[0].files.allocated), zstdPacks.map((run) => `${run.write.mbPerSecond}`).join(', '), ...zstdPacks.map((run) => `${us(run.lookup.p50Ms)} / ${us(run.lookup.p99Ms)}`)],
+        ['SQLite', count(sqlite[0].files.files), mib(sqlite[0].files.allocated), sqlite.map((run) => `${run.write.mbPerSecond}`).join(', '), ...sqlite.map((run) => `${us(run.lookup.p50Ms)} / ${us(run.lookup.p99Ms)}`)],
+      ];
+      log(table(['store', 'files', 'allocated', 'write MB/s', ...files.map((_, run) => `lookup p50 / p99, run ${run + 1}`)], candidateRows));
+      results.candidates = { blobs: blobs.length, blobBytes, blobAllocated, lookups: probes.length, files, packs, zstdPacks, sqlite, packBytes: PACK_BYTES };
     }
-    const candidateRows = [
-      ['files (today)', count(blobs.length), mib(blobAllocated), '', ...files.map((run) => `${us(run.p50Ms)} / ${us(run.p99Ms)}`)],
-      ['packs', count(packs[0].files.files), mib(packs[0].files.allocated), packs.map((run) => `${run.write.mbPerSecond}`).join(', '), ...packs.map((run) => `${us(run.lookup.p50Ms)} / ${us(run.lookup.p99Ms)}`)],
-      ['SQLite', count(sqlite[0].files.files), mib(sqlite[0].files.allocated), sqlite.map((run) => `${run.write.mbPerSecond}`).join(', '), ...sqlite.map((run) => `${us(run.lookup.p50Ms)} / ${us(run.lookup.p99Ms)}`)],
-    ];
-    log(table(['store', 'files', 'allocated', 'write MB/s', ...files.map((_, run) => `lookup p50 / p99, run ${run + 1}`)], candidateRows));
-
-    const compressionRows = compression(context.work, blobs, log);
-    log(table(
-      ['kind', 'objects', 'sampled', 'plain', 'today', 'zstd 3', 'zstd 19', 'zstd 3 + trained dict', 'zstd 3 + raw dict'],
-      compressionRows.map((row) => [row.kind, count(row.objects), count(row.sampled), mib(row.plainBytes), mib(row.storedToday), mib(row.zstd3), mib(row.zstd19), row.zstdTrained === null ? 'no trainer' : mib(row.zstdTrained), mib(row.zstdRaw)]),
-    ));
-    const encodings = onRequest(blobs);
-    log(table(['on request', 'p50 ms', 'p99 ms', 'ratio'], Object.entries(encodings).map(([name, row]) => [name, String(row.p50Ms), String(row.p99Ms), String(row.ratio)])));
-
-    const file = await writeResults(context.resultsDir, `store-${corpus}`, {
+    if (parts.includes('compression')) {
+      const compressionRows = compression(context.work, blobs, log);
+      log(table(
+        ['kind', 'objects', 'sampled', 'plain', 'today', 'zstd 3', 'zstd 19', 'zstd 3 + trained dict', 'zstd 3 + raw dict'],
+        compressionRows.map((row) => [row.kind, count(row.objects), count(row.sampled), mib(row.plainBytes), mib(row.storedToday), mib(row.zstd3), mib(row.zstd19), row.zstdTrained === null ? 'no trainer' : mib(row.zstdTrained), mib(row.zstdRaw)]),
+      ));
+      results.compression = compressionRows;
+    }
+    if (parts.includes('encodings')) {
+      const encodings = onRequest(blobs);
+      log(table(['on request', 'p50 ms', 'p99 ms', 'ratio'], Object.entries(encodings).map(([name, row]) => [name, String(row.p50Ms), String(row.p99Ms), String(row.ratio)])));
+      results.onRequest = encodings;
+    }
+    const name = parts.length === PARTS.length ? `store-${corpus}` : `store-${corpus}-${parts.join('-')}`;
+    const file = await writeResults(context.resultsDir, name, {
       machine: machine(),
       project: projectRevision(context.root),
       uptime: { before: loadBefore, after: uptime() },
       inventory: { byKind, directories, total },
-      candidates: { blobs: blobs.length, blobBytes, blobAllocated, lookups: probes.length, files, packs, sqlite, packBytes: PACK_BYTES },
-      compression: compressionRows,
-      onRequest: encodings,
+      ...results,
     });
     log(`store: results in ${file}`);
   },
