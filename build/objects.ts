@@ -52,12 +52,12 @@ export class ObjectStore {
     const hash = contentHash(bytes);
     if (this.known.has(hash)) return hash;
     this.known.set(hash, bytes.length);
-    const write = this.#writing.run(async () => {
+    const write = (async () => {
       // An earlier build's object stays as it is: the bytes under a hash never change.
       if (await this.objects.has(hash)) return;
       this.written += 1;
-      await this.write(hash, bytes, options.served === true);
-    });
+      await this.#writing.run(() => this.write(hash, bytes, options.served === true));
+    })();
     // A failure is reported by settled(), not as an unhandled rejection while the build composes on.
     write.catch(() => {});
     this.pending.push(write);
