@@ -543,6 +543,7 @@ export const suite: Suite = {
     'store-parts': { type: 'string' },
   },
   usage: [
+    `--corpus ${CORPORA.join('|')}   the corpus (default vcpkg-5000)`,
     '--store-out <dir>              measure an existing build output instead of building the corpus first',
     '--runs <n>                     timed runs of each candidate store (default 3)',
     `--store-parts <list>           what to measure besides the inventory, of ${PARTS.join(',')} (default all;`,
