@@ -6,6 +6,7 @@
 import express, { type RequestHandler } from 'express';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
+import type { ObjectBackend } from '../src/store/objects.ts';
 import type { WorkObserver } from './encoding.ts';
 import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
 import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
@@ -31,6 +32,8 @@ export interface GatewayOptions {
    * Bodies that are files leave with `X-Accel-Redirect: <prefix>/<path in out>` and no bytes (accel.ts).
    */
   accelRedirect?: string;
+  /** Where the objects are read from (CatalogOptions.objects); default: the output's own. */
+  objects?: ObjectBackend;
   /** The builds this process runs, for `/healthz` (`serve --repo`'s follower); absent: none. */
   buildStatus?: () => BuildStatus | null;
   /** The clock of `/healthz` (ms since the epoch); tests inject one. */
@@ -61,7 +64,7 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => process.stderr.write(`pkgcat: ${line}\n`));
-  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe });
+  const catalog = new Catalog(options.out, log, { siteUrl: options.siteUrl, limits: options.limits, accelRedirect: options.accelRedirect, objects: options.objects, observe: options.observe });
   const app = express();
   app.disable('x-powered-by');
   // ETags are set per surface (send.ts); Express must not add its own or answer 304.

@@ -72,6 +72,8 @@ export interface CatalogOptions {
   siteUrl?: string;
   limits?: CatalogLimits;
   accelRedirect?: string;
+  /** Where the objects are read from; default: the output's own (src/store/objects.ts openObjects). */
+  objects?: ObjectBackend;
   /** Told of each assembly, compression and composition (the tests count them). */
   observe?: WorkObserver;
 }
@@ -120,7 +122,7 @@ export class Catalog {
     this.siteUrl = options.siteUrl ?? null;
     this.#observe = options.observe ?? (() => {});
     this.releases = new Releases(out);
-    this.objects = openObjects(out);
+    this.objects = options.objects ?? openObjects(out);
     this.#assemblies = new Semaphore(limits.assemblies);
     this.#compressions = new Semaphore(limits.compressions);
     this.#compositions = new Semaphore(limits.compositions);

@@ -70,6 +70,12 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
   if (wanted !== 'identity') {
     const copy = catalog.objects.file(answer.hash, wanted);
     if (copy && (await accel.exists(copy, true))) return { file: copy, encoding: wanted, etag };
+    const stored = copy ? null : await catalog.storedObject(answer.hash, wanted);
+    if (stored) {
+      // The build's precompressed copy, kept in no file of its own: written out once, the bytes the default mode sends.
+      const file = await accel.materialize(answer.hash, wanted, async () => stored);
+      return file ? { file, encoding: wanted, etag } : null;
+    }
     const encoding = encodingFor(wanted, object ? await accel.size(object) : (await load()).length);
     if (encoding !== 'identity') {
       const file = await accel.materialize(answer.hash, encoding, () => catalog.bodies.compressed(`object:${answer.hash}`, encoding, load));

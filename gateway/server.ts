@@ -10,6 +10,7 @@ import { checkSecret } from './auth/secret.ts';
 import { accelPrefix } from './accel.ts';
 import { createGateway } from './app.ts';
 import type { CatalogLimits, CatalogStats } from './catalog.ts';
+import type { ObjectBackend } from '../src/store/objects.ts';
 import type { WorkObserver } from './encoding.ts';
 import type { BuildStatus } from './health.ts';
 
@@ -30,6 +31,8 @@ export interface ServerOptions {
   siteUrl?: string;
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
+  /** Where the objects are read from (GatewayOptions.objects); default: the output's own. */
+  objects?: ObjectBackend;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
   limits?: CatalogLimits;
   /** Told of each assembly, compression and composition (the tests count them). */
@@ -165,7 +168,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const siteUrl = options.siteUrl ?? url;
     const draining = drain(server);
     const { app, catalog } = createGateway({
-      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, limits: options.limits, observe: options.observe,
+      out: options.out, auth, trustProxy: options.trustProxy, siteUrl, accelRedirect, objects: options.objects, limits: options.limits, observe: options.observe,
       buildStatus: options.buildStatus, now: options.now, log: options.log,
     });
     server.on('request', app);
