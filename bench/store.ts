@@ -389,7 +389,7 @@ function filesLookup(probes: Blob[]): { p50Ms: number; p99Ms: number } {
   return { p50Ms: p50, p99Ms: p99 };
 }
 
-/** The zstd command line's dictionary trainer, when installed; null otherwise. */
+/** A dictionary from the zstd command line's trainer; null when it is not installed or cannot train on these samples (too few). */
 function trainDictionary(dir: string, samples: Buffer[]): Buffer | null {
   try {
     execFileSync('zstd', ['--version'], { stdio: 'ignore' });
@@ -454,7 +454,8 @@ function compression(work: string, blobs: Blob[], log: (line: string) => void): 
     const plain: Buffer[] = [];
     let sampledBytes = 0;
     for (const blob of mixed) {
-      if (sample.length >= COMPRESSION_SAMPLE || sampledBytes >= SAMPLE_BYTES) break;
+      // At most half of a kind's objects: the dictionaries are trained on the other half, never on what they compress.
+      if (sample.length >= COMPRESSION_SAMPLE || sampledBytes >= SAMPLE_BYTES || sample.length >= mixed.length / 2) break;
       const bytes = decodeAtRest(readFileSync(blob.file));
       sample.push(blob);
       plain.push(bytes);
@@ -462,7 +463,7 @@ function compression(work: string, blobs: Blob[], log: (line: string) => void): 
     }
     const training = mixed.slice(sample.length, sample.length + TRAINING_SAMPLE);
     const stored = sample.reduce((sum, blob) => sum + statSync(blob.file).size, 0);
-    const trainingBytes = (training.length >= 10 ? training : sample).map((blob) => decodeAtRest(readFileSync(blob.file)));
+    const trainingBytes = training.map((blob) => decodeAtRest(readFileSync(blob.file)));
     const trained = trainDictionary(join(work, `train-${kind.replace(/\W+/g, '-')}`), trainingBytes);
     const raw = rawDictionary(trainingBytes);
     const level = (value: number) => ({ params: { [constants.ZSTD_c_compressionLevel]: value } });
@@ -618,7 +619,7 @@ export const suite: Suite = {
       const compressionRows = compression(context.work, blobs, log);
       log(table(
         ['kind', 'objects', 'sampled', 'plain', 'today', 'zstd 3', 'zstd 19', 'zstd 3 + trained dict', 'zstd 3 + raw dict'],
-        compressionRows.map((row) => [row.kind, count(row.objects), count(row.sampled), mib(row.plainBytes), mib(row.storedToday), mib(row.zstd3), mib(row.zstd19), row.zstdTrained === null ? 'no trainer' : mib(row.zstdTrained), mib(row.zstdRaw)]),
+        compressionRows.map((row) => [row.kind, count(row.objects), count(row.sampled), mib(row.plainBytes), mib(row.storedToday), mib(row.zstd3), mib(row.zstd19), row.zstdTrained === null ? 'not trained' : mib(row.zstdTrained), mib(row.zstdRaw)]),
       ));
       results.compression = compressionRows;
     }
