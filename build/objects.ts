@@ -1,17 +1,13 @@
 /**
  * The content-addressed object store: every body or chunk is written once, under the content
- * hash of its bytes (src/store/hash.ts), atomically (src/store/atomic.ts), so a killed build never
- * leaves a partial object where a reader could find it.
+ * hash of its bytes (src/store/hash.ts), through the output's object backend (src/store/objects.ts),
+ * which writes atomically, so a killed build never leaves a partial object where a reader could find it.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
-import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
-import { paths, readObject } from '../src/store/layout.ts';
 import { compressAtRest } from '../src/store/object-codec.ts';
+import { openObjects, readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
 import { Semaphore } from '../src/concurrency.ts';
 
 /**
@@ -33,11 +29,9 @@ const gzipAsync = promisify(gzipCallback);
  * those objects, so a state on disk never names a missing object.
  */
 export class ObjectStore {
-  private readonly out: string;
+  private readonly objects: ObjectBackend;
   /** Byte length of every object this build wrote or looked at. */
   private readonly known = new Map<string, number>();
-  /** Object directories (`objects/ab/`) known to exist. */
-  private readonly directories = new Map<string, Promise<unknown>>();
   private pending: Promise<void>[] = [];
   /**
    * Writes at a time. A commit that upgrades a popular package puts thousands of bodies at once;
@@ -49,7 +43,7 @@ export class ObjectStore {
   written = 0;
 
   constructor(out: string) {
-    this.out = out;
+    this.objects = openObjects(out);
   }
 
   /** Stores bytes once; `served` bodies also get precompressed siblings. Returns the hash. */
@@ -58,30 +52,26 @@ export class ObjectStore {
     const hash = contentHash(bytes);
     if (this.known.has(hash)) return hash;
     this.known.set(hash, bytes.length);
-    const file = paths.object(this.out, hash);
-    if (!existsSync(file)) {
+    const write = (async () => {
+      // An earlier build's object stays as it is: the bytes under a hash never change.
+      if (await this.objects.has(hash)) return;
       this.written += 1;
-      const write = this.#writing.run(() => this.write(file, bytes, options.served === true));
-      // A failure is reported by settled(), not as an unhandled rejection while the build composes on.
-      write.catch(() => {});
-      this.pending.push(write);
-    }
+      await this.#writing.run(() => this.write(hash, bytes, options.served === true));
+    })();
+    // A failure is reported by settled(), not as an unhandled rejection while the build composes on.
+    write.catch(() => {});
+    this.pending.push(write);
     return hash;
   }
 
-  /** A served body is stored plain (with precompressed siblings when large); a spliced piece compressed (object-codec.ts). */
-  private async write(file: string, bytes: Buffer, served: boolean): Promise<void> {
-    const directory = dirname(file);
-    let made = this.directories.get(directory);
-    if (!made) this.directories.set(directory, (made = mkdir(directory, { recursive: true })));
-    await made;
-    const options = { directoryExists: true };
+  /** A served body is stored plain (with precompressed copies when large); a spliced piece compressed (object-codec.ts). */
+  private async write(hash: string, bytes: Buffer, served: boolean): Promise<void> {
     if (served && bytes.length >= PRECOMPRESS_MIN_BYTES) {
       const [br, gz] = await Promise.all([brotliAsync(bytes, BROTLI_OPTIONS(bytes.length)), gzipAsync(bytes, { level: 9 })]);
-      await Promise.all([writeFileAtomic(`${file}.br`, br, options), writeFileAtomic(`${file}.gz`, gz, options)]);
+      await Promise.all([this.objects.put(hash, br, 'br'), this.objects.put(hash, gz, 'gzip')]);
     }
-    // The object last: its siblings exist whenever it does.
-    await writeFileAtomic(file, served ? bytes : await compressAtRest(bytes), options);
+    // The object last: its precompressed copies exist whenever it does.
+    await this.objects.put(hash, served ? bytes : await compressAtRest(bytes));
   }
 
   /** Resolves when every object put so far is on disk (rejects if a write failed). */
@@ -96,7 +86,7 @@ export class ObjectStore {
     const known = this.known.get(hash);
     if (known !== undefined) return known;
     // A piece of an earlier build may be stored compressed: its length is that of its plain bytes.
-    const { length } = await readObject(this.out, hash);
+    const { length } = await readStoredObject(this.objects, hash);
     this.known.set(hash, length);
     return length;
   }

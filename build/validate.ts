@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { assembleBody, lookupPackage, paths, readJson, readStateRoot, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
+import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { isReservedName, nameKey } from '../src/grammar.ts';
 import { RawJson, serialize } from '../src/serialize.ts';
@@ -114,8 +115,10 @@ function openApiProblems(text: string): string[] {
 
 /** The tip's stored bodies of every kind, each against its schema. */
 async function checkStoredKinds(out: string, tip: StateRoot, problems: string[]): Promise<void> {
+  const objects = openObjects(out);
   for (const [id, body] of [['listing-bundle', tip.listing], ['full-bundle', tip.full]] as const) {
-    const missing = body.segments.filter((segment) => typeof segment !== 'string' && !existsSync(paths.object(out, segment.object)));
+    const named = body.segments.flatMap((segment) => (typeof segment === 'string' ? [] : [segment.object]));
+    const missing = (await Promise.all(named.map((hash) => objects.has(hash)))).filter((found) => !found);
     if (missing.length > 0) {
       problems.push(`the tip's ${id} refers to ${missing.length} missing objects`);
       continue;
@@ -128,14 +131,14 @@ async function checkStoredKinds(out: string, tip: StateRoot, problems: string[])
     if (problem) problems.push(problem);
   }
   for (const chunk of [...tip.packages, ...tip.records, ...tip.transitive]) {
-    if (!existsSync(paths.object(out, chunk.object))) problems.push(`chunk ${chunk.object} of the tip is missing`);
+    if (!(await objects.has(chunk.object))) problems.push(`chunk ${chunk.object} of the tip is missing`);
   }
   // One deps.json and one versions.json: the first package of the index that has each.
   const first = tip.packages[0] && (await lookupPackage(out, tip, tip.packages[0].first));
   for (const [id, member] of [['pinned-deps', 'deps'], ['pinned-versions', 'versions']] as const) {
     const hash = first?.[member];
     if (!hash) continue;
-    const problem = shapeProblem(`${id} of ${first.name} at the tip`, surface(id).body!, await readFile(paths.object(out, hash), 'utf8').catch(() => ''));
+    const problem = shapeProblem(`${id} of ${first.name} at the tip`, surface(id).body!, ((await objects.get(hash)) ?? '').toString());
     if (problem) problems.push(problem);
   }
   if (tip.parent) {

@@ -16,6 +16,7 @@ import {
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { decodeAtRest } from '../src/store/object-codec.ts';
+import { openObjects, type ObjectBackend, type ObjectEncoding } from '../src/store/objects.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
 import { DiskCache, isAbsentFile, type DiskCacheStats } from './disk-cache.ts';
@@ -38,7 +39,7 @@ export interface CatalogLimits {
   readonly composedDiskBytes?: number;
   /** Parsed state roots. Default 8 MiB. */
   readonly stateRootBytes?: number;
-  /** Small write-once files (objects, their `.br`/`.gz` siblings, a release's public files). Default 16 MiB. */
+  /** Small write-once files (objects, their precompressed copies, a release's public files). Default 16 MiB. */
   readonly fileBytes?: number;
   /** Parsed package-index chunks. Default 4 MiB. */
   readonly indexChunkBytes?: number;
@@ -75,6 +76,8 @@ export interface CatalogOptions {
   signingKeys?: readonly KeyObject[];
   limits?: CatalogLimits;
   accelRedirect?: string;
+  /** Where the objects are read from; default: the output's own (src/store/objects.ts openObjects). */
+  objects?: ObjectBackend;
   /** Told of each assembly, compression and composition (the tests count them). */
   observe?: WorkObserver;
   /** Where the gateway counts for Prometheus; default: a registry of its own, read by nobody. */
@@ -101,6 +104,8 @@ export class Catalog {
   /** Every commit's digest, computed once (src/digest/commit-digest.ts). */
   readonly digests: DigestChain;
   readonly signingKeys: readonly KeyObject[];
+  /** The output's content-addressed objects (src/store/objects.ts): read them through `storedObject`, which keeps small ones. */
+  readonly objects: ObjectBackend;
   /** Bodies composed on first request and kept (diffs of other pairs, SBOMs). */
   readonly composed: ComposedStore;
   /** Bodies as sent: compressed, or assembled from chunks. */
@@ -128,6 +133,7 @@ export class Catalog {
     this.releases = new Releases(out);
     this.digests = new DigestChain(out);
     this.signingKeys = options.signingKeys ?? [];
+    this.objects = options.objects ?? openObjects(out);
     this.#assemblies = new Semaphore(limits.assemblies);
     this.#compressions = new Semaphore(limits.compressions);
     this.#compositions = new Semaphore(limits.compositions);
@@ -207,10 +213,8 @@ export class Catalog {
   }
 
   /**
-   * A write-once file of the output (an object, or its `.br`/`.gz` sibling; a file of a published
-   * release), null when it does not exist. Such a file never changes, and an object a published state
-   * refers to was written with its siblings before that state, so both answers are kept (small files
-   * only, bounded by size).
+   * A write-once file of the output (a file of a published release), null when it does not exist.
+   * Such a file never changes, so both answers are kept (small files only, bounded by size).
    */
   async writeOnceFile(file: string): Promise<Buffer | null> {
     const entry = await this.#files.get(file, async () => ({
@@ -222,10 +226,21 @@ export class Catalog {
     return entry!.bytes;
   }
 
-  /** The bytes of a stored object that a state refers to. */
+  /**
+   * The bytes stored under an object's hash (as stored: a piece may be compressed at rest), or
+   * one of its precompressed copies; null when there are none. An object a published state refers
+   * to was written with its copies before that state, and never changes, so both answers are
+   * kept (small objects only, bounded by size, with the write-once files).
+   */
+  async storedObject(hash: string, encoding: ObjectEncoding = 'identity'): Promise<Buffer | null> {
+    const entry = await this.#files.get(`object:${encoding}:${hash}`, async () => ({ bytes: await this.objects.get(hash, encoding) }));
+    return entry!.bytes;
+  }
+
+  /** The plain bytes of a stored object that a state refers to. */
   async #object(hash: string): Promise<Buffer> {
-    const bytes = await this.writeOnceFile(paths.object(this.out, hash));
-    if (!bytes) throw new Error(`object ${hash} is missing from objects/`);
+    const bytes = await this.storedObject(hash);
+    if (!bytes) throw new Error(`object ${hash} is missing from the object store`);
     return decodeAtRest(bytes);
   }
 

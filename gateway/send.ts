@@ -10,9 +10,7 @@
  * the file that holds the body, and nginx sends it.
  */
 import type { Request, Response } from 'express';
-import { readFile } from 'node:fs/promises';
 import { weakEtag } from '../src/store/hash.ts';
-import { paths } from '../src/store/layout.ts';
 import { etagKey, type AccelBodies } from './accel.ts';
 import type { Catalog } from './catalog.ts';
 import { COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './encoding.ts';
@@ -63,17 +61,31 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
     return file ? { file, encoding, etag: body.etag } : null;
   }
   const etag = answer.etag ?? weakEtag(answer.hash);
-  const object = paths.object(catalog.out, answer.hash);
+  const object = catalog.objects.file(answer.hash);
+  const load = async () => {
+    const bytes = await catalog.storedObject(answer.hash);
+    if (!bytes) throw new Error(`object ${answer.hash} is missing from the object store`);
+    return bytes;
+  };
   if (wanted !== 'identity') {
-    const sibling = `${object}.${wanted === 'br' ? 'br' : 'gz'}`;
-    if (await accel.exists(sibling, true)) return { file: sibling, encoding: wanted, etag };
-    const encoding = encodingFor(wanted, await accel.size(object));
+    const copy = catalog.objects.file(answer.hash, wanted);
+    if (copy && (await accel.exists(copy, true))) return { file: copy, encoding: wanted, etag };
+    const stored = copy ? null : await catalog.storedObject(answer.hash, wanted);
+    if (stored) {
+      // The build's precompressed copy, kept in no file of its own: written out once, the bytes the default mode sends.
+      const file = await accel.materialize(answer.hash, wanted, async () => stored);
+      return file ? { file, encoding: wanted, etag } : null;
+    }
+    const encoding = encodingFor(wanted, object ? await accel.size(object) : (await load()).length);
     if (encoding !== 'identity') {
-      const file = await accel.materialize(answer.hash, encoding, () => catalog.bodies.compressed(`object:${answer.hash}`, encoding, () => readFile(object)));
+      const file = await accel.materialize(answer.hash, encoding, () => catalog.bodies.compressed(`object:${answer.hash}`, encoding, load));
       return file ? { file, encoding, etag } : null;
     }
   }
-  return { file: object, encoding: 'identity', etag };
+  if (object) return { file: object, encoding: 'identity', etag };
+  // A backend that keeps the object in no file of its own: written once to the cache, as a bundle is.
+  const file = await accel.materialize(answer.hash, 'identity', load);
+  return file ? { file, encoding: 'identity', etag } : null;
 }
 
 /** The X-Accel-Redirect answer: every header of the body, an empty body; false when the gateway must send the body. */
@@ -122,18 +134,17 @@ export async function sendAnswer(req: Request, res: Response, surface: Surface, 
     return finish(req, res, bytes, encoding);
   }
 
-  // A content-addressed object: the build's precompressed sibling when there is one.
+  // A content-addressed object: the build's precompressed copy when there is one.
   const etag = answer.etag ?? weakEtag(answer.hash);
-  const file = paths.object(catalog.out, answer.hash);
   if (wanted !== 'identity') {
-    const sibling = await catalog.writeOnceFile(`${file}.${wanted === 'br' ? 'br' : 'gz'}`);
-    if (sibling) {
+    const copy = await catalog.storedObject(answer.hash, wanted);
+    if (copy) {
       bodyHeaders(res, surface, answer, etag);
-      return finish(req, res, sibling, wanted);
+      return finish(req, res, copy, wanted);
     }
   }
-  const bytes = await catalog.writeOnceFile(file);
-  if (!bytes) throw new Error(`object ${answer.hash} is missing from objects/`);
+  const bytes = await catalog.storedObject(answer.hash);
+  if (!bytes) throw new Error(`object ${answer.hash} is missing from the object store`);
   const encoding = encodingFor(wanted, bytes.length);
   const sent = encoding === 'identity' ? bytes : await catalog.bodies.compressed(`object:${answer.hash}`, encoding, async () => bytes);
   bodyHeaders(res, surface, answer, etag);

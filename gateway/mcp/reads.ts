@@ -4,7 +4,7 @@
  */
 import { isPackageName, nameKey } from '../../src/grammar.ts';
 import type { CommitInfo } from '../../src/compose/types.ts';
-import { paths, type StateRoot } from '../../src/store/layout.ts';
+import type { StateRoot } from '../../src/store/layout.ts';
 import type { Release } from '../release.ts';
 import type { Answer, Failure, Resolver } from '../surface.ts';
 import { failureOf, noCommitsFailure, noReleaseFailure, pinnedStateFailure, resolveShaArgument, unknownPackageFailure } from './failures.ts';
@@ -46,8 +46,8 @@ export async function answerBytes(context: ToolContext, answer: Answer): Promise
       // Bounded and shared with the HTTP routes: a copy kept for plain clients is used, none is made.
       return context.catalog.assembled(answer.body, { keep: false });
     case 'object': {
-      const bytes = await context.catalog.writeOnceFile(paths.object(context.catalog.out, answer.hash));
-      if (!bytes) throw new Error(`object ${answer.hash} is missing from objects/`);
+      const bytes = await context.catalog.storedObject(answer.hash);
+      if (!bytes) throw new Error(`object ${answer.hash} is missing from the object store`);
       return bytes;
     }
     case 'redirect':

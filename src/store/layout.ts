@@ -4,6 +4,7 @@
  *
  *   <out>/objects/<2 hex>/<30 hex>      content-addressed bodies and chunks, write-once;
  *                                        `.br` and `.gz` siblings beside large served bodies
+ *                                        (today's object backend: read and write them through objects.ts)
  *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
  *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
@@ -24,6 +25,7 @@
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { decodeAtRest } from './object-codec.ts';
+import { objectFile, objectsFolder, openObjects, readStoredObject } from './objects.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
 import { fullBundle } from '../compose/shapes.ts';
@@ -139,8 +141,9 @@ export interface ReleaseInfo {
 }
 
 export const paths = {
-  objects: (out: string) => join(out, 'objects'),
-  object: (out: string, hash: string) => join(out, 'objects', hash.slice(0, 2), hash.slice(2)),
+  /** The folder of today's object backend (objects.ts FileObjects); read objects through `openObjects`. */
+  objects: objectsFolder,
+  object: objectFile,
   states: (out: string) => join(out, 'states'),
   state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
   /** The build's diff of a commit against its parent (`base`); write-once, never deleted. */
@@ -222,8 +225,9 @@ export async function readStateRoot(out: string, sha: string): Promise<StateRoot
   }
 }
 
+/** The plain bytes of an object of the output (objects.ts); throws when it is missing. */
 export async function readObject(out: string, hash: string): Promise<Buffer> {
-  return decodeAtRest(await readFile(paths.object(out, hash)));
+  return readStoredObject(openObjects(out), hash);
 }
 
 /** Assembles a stored body into its bytes (the gateway may stream segments instead). */
