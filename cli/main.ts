@@ -143,7 +143,7 @@ const COMMANDS: Record<CommandName, Command> = {
       'files, and every object they name is checked against its name. With --body and --url, it also checks that a\n' +
       "body downloaded from that sha-pinned URL (from any gateway) is the origin's, byte for byte.\n" +
       'Exit 0 when everything matches; 1 with one line saying where it differs.',
-    flags: ['out', 'digest', 'key', 'body', 'url', 'quiet'],
+    flags: ['out', 'digest', 'key', 'body', 'url', 'log-format', 'quiet'],
     flagHelp: { out: 'the build output to check (pkgcat build --out)' },
     examples: [
       'curl -O https://pkgs.example.com/api/digests/<sha>.json',

@@ -119,7 +119,8 @@ describe('the demo history (42 commits) built one commit at a time', () => {
     expect(await publicFiles(stepsOut)).toEqual(await publicFiles(scratchDemoOut));
 
     await expectBundlesEqualWholeComposition(scratch, demoShas.at(-1)!, stepsOut);
-  });
+    // 43 builds: a minute on an idle 2-core machine, several on a busy one.
+  }, 600_000);
 });
 
 describe('a force-pushed main', () => {

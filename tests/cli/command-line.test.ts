@@ -28,7 +28,7 @@ const COMMAND_FLAGS: Record<string, [string, string][]> = {
     ['--trust-proxy', 'PKGCAT_TRUST_PROXY'], ['--poll-seconds', 'PKGCAT_POLL_SECONDS'], ['--accel-redirect', 'PKGCAT_ACCEL_REDIRECT'],
     ['--composed-cache-mb', 'PKGCAT_COMPOSED_CACHE_MB'], ['--mcp-allowed-hosts', 'PKGCAT_MCP_ALLOWED_HOSTS'], ['--signing-key', 'PKGCAT_SIGNING_KEY'],
   ],
-  verify: [['--out', 'PKGCAT_OUT'], ['--digest', 'PKGCAT_DIGEST'], ['--key', 'PKGCAT_VERIFY_KEY'], ['--body', 'PKGCAT_BODY'], ['--url', 'PKGCAT_BODY_URL'], ['--quiet', '']],
+  verify: [['--out', 'PKGCAT_OUT'], ['--digest', 'PKGCAT_DIGEST'], ['--key', 'PKGCAT_VERIFY_KEY'], ['--body', 'PKGCAT_BODY'], ['--url', 'PKGCAT_BODY_URL'], ['--log-format', 'PKGCAT_LOG_FORMAT'], ['--quiet', '']],
   user: [['--users', 'PKGCAT_USERS']],
   demo: [['--port', 'PORT'], ['--host', 'HOST'], ['--users', 'PKGCAT_USERS'], ['--site-url', 'PKGCAT_SITE_URL']],
 };

@@ -143,16 +143,19 @@ describe('SIGTERM with requests in flight', () => {
     const dir = await temporaryDirectory();
     const repo = join(dir, 'catalog');
     const out = join(dir, 'out');
-    // An 8 MB record, more than the socket buffers hold: a client that does not read keeps its response in flight.
-    const big = manifest('big', { description: 'a'.repeat(8_000_000) });
-    await createCatalogRepo(repo, [{ message: 'big', time: hoursLater(0), files: { 'packages/big/manifest.json': big } }]);
+    // An 8 MB search page, more than the socket buffers hold: a client that does not read keeps its response in flight.
+    // (The page inlines every package's card; a catalog file holds at most 64 Ki characters of description, so 130 packages.)
+    const files = Object.fromEntries(
+      Array.from({ length: 130 }, (_, index) => [`packages/big-${String(index).padStart(3, '0')}/manifest.json`, manifest(`big-${String(index).padStart(3, '0')}`, { description: 'a'.repeat(64_000) })]),
+    );
+    await createCatalogRepo(repo, [{ message: 'big', time: hoursLater(0), files }]);
     const serve: ServeProcess = await startServeProcess(['--out', out, '--repo', repo], cleanEnv());
     try {
       await serve.waitForLog(/published [0-9a-f]{12}/);
-      const record = await expected.packageRecord(out, 'big');
+      const record = await readFile(join(paths.public(paths.release(out, (await releaseFile(out, 'release.json')).id)), 'index.html'));
       expect(record.length).toBeGreaterThan(8_000_000);
 
-      const held = await Promise.all(Array.from({ length: 4 }, () => heldGet(`${serve.url}/api/pkgs/big.json`)));
+      const held = await Promise.all(Array.from({ length: 4 }, () => heldGet(`${serve.url}/`)));
       // A new commit, so a build is running too when the signal comes.
       await appendCommits(repo, [{ message: 'zlib', time: hoursLater(1), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
       const build = await lockHolder(out);

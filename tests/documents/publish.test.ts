@@ -46,8 +46,9 @@ afterAll(async () => {
 it('a leaf\'s version bump renders its own documents and those of the whole catalog, and keeps or splices every other', () => {
   // The story has 8 packages (`bundle` is shadowed under /api/pkgs/: no record file, SBOM or badge there) and 3 active advisories.
   expect(bumped.published).toEqual({
-    // leftpad's page, mirror and SBOM; the search and changes pages, both feeds, llms.txt, llms-full.txt, the sitemap, recent-commits and the OpenAPI document.
-    rendered: 3 + 9,
+    // leftpad's page, mirror and SBOM; the search and changes pages, both feeds, llms.txt, the sitemap, recent-commits and the OpenAPI document
+    // (llms-full.txt and its one part, /llms-full/1.txt, are the same bytes: one shared file, linked twice).
+    rendered: 3 + 8,
     // The 7 other packages' mirrors, the 3 advisories' pages and mirrors.
     reused: 7 + 3 + 3,
     // The 7 envelopes; the 7 other package pages (each embeds its envelope); the 6 other SBOMs.

@@ -127,10 +127,10 @@ const SHAS: Value[] = [
   broken('a byte that is not UTF-8', '%FF'),
 ];
 
-const VALUES: Record<string, Value[]> = { name: NAMES_AND_IDS, id: NAMES_AND_IDS, sha: SHAS, base: SHAS };
+const VALUES: Record<string, Value[]> = { name: NAMES_AND_IDS, id: NAMES_AND_IDS, sha: SHAS, base: SHAS, part: [...NAMES_AND_IDS, exact('a part past the last', '999999'), exact('part 0', '0')] };
 
 /** A valid value of each parameter, for the parameters not under test. */
-const valid = (param: string): string => ({ name: 'zlib', id: 'FIX-2026-0001', sha: tip, base: parent })[param]!;
+const valid = (param: string): string => ({ name: 'zlib', id: 'FIX-2026-0001', sha: tip, base: parent, part: '1' })[param]!;
 
 const WITH_PARAMETERS = SERVED.filter((row) => row.method === 'GET' && templateParams(row.path).length > 0);
 
@@ -159,6 +159,9 @@ function expectation(row: SurfaceRow, param: string, value: Value): Expected {
       return { status: 404, cache: pinned ? CACHE_CONTROL.pinned : CACHE_CONTROL.negative, body: { error: 'not_found', message: `No package named ${quote(decoded)} in the catalog.` } };
     case 'id':
       return { status: 404, cache: CACHE_CONTROL.negative, body: { error: 'not_found', message: `No advisory ${quote(decoded)} is active at the latest commit.` } };
+    case 'part':
+      // A part past the last may come with the next commit (the count follows the catalog): the negative cache.
+      return { status: 404, cache: CACHE_CONTROL.negative, body: { error: 'not_found', message: `No part ${quote(decoded)} of llms-full.txt at the latest commit; /llms.txt lists every part.` } };
     default:
       throw new Error(`${row.id}: no values for parameter {${param}}; add them to VALUES`);
   }
@@ -174,7 +177,7 @@ const CASES = WITH_PARAMETERS.flatMap((row) => templateParams(row.path).flatMap(
 describe('every URL answers without a 5xx: each registry row with a parameter, each odd value', () => {
   it('covers every served GET row with a path parameter, and every parameter kind has values', () => {
     expect(WITH_PARAMETERS.map((row) => row.id).sort()).toEqual(
-      ['advisory-markdown', 'advisory-page', 'diff', 'full-bundle', 'listing-bundle', 'package', 'package-badge', 'package-markdown', 'package-page', 'package-sbom', 'pinned-deps', 'pinned-sbom', 'pinned-versions'].sort(),
+      ['advisory-markdown', 'advisory-page', 'commit-digest', 'diff', 'full-bundle', 'listing-bundle', 'llms-full-part', 'package', 'package-badge', 'package-markdown', 'package-page', 'package-sbom', 'pinned-deps', 'pinned-sbom', 'pinned-versions'].sort(),
     );
     for (const row of WITH_PARAMETERS) for (const param of templateParams(row.path)) expect(Object.keys(VALUES)).toContain(param);
   });
