@@ -284,14 +284,21 @@ function tracedKey(context: WriterContext, kind: string, reads: readonly string[
 
 /**
  * Two stand-ins for the tip, unlike any real commit. A document that carries the tip is rendered
- * at both, and each value derived from the tip is found in the text: where the two renderings
- * differ only by those values, the rest is the document's pieces. Where they differ otherwise (the
- * catalog's text happens to hold a stand-in's value), the document is rendered at the real tip.
+ * at a stand-in, and each value derived from the tip is found in the text: the rest is the
+ * document's pieces. When its inputs hold something a stand-in's value could come from (the
+ * catalog's text is free), it is rendered at both: where the two differ only by those values, the
+ * rest is the pieces; where they differ otherwise, the document is rendered at the real tip.
  */
 const STAND_INS: readonly CommitInfo[] = [
-  { sha: 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0', pushedAt: '1999-01-01T01:01:01Z', message: null },
-  { sha: '0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e', pushedAt: '1998-02-02T02:02:02Z', message: null },
+  { sha: 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0', pushedAt: '2999-01-01T01:01:01Z', message: null },
+  { sha: '0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e', pushedAt: '2998-02-02T02:02:02Z', message: null },
 ] as CommitInfo[];
+
+/**
+ * What a stand-in's values could be made from: their shas, their years (a date in any time zone
+ * that lands on them), a UUID v5 (the serial numbers). Text without any is rendered once.
+ */
+const STAND_IN_SOURCES = /f0f0f0f0|0e0e0e0e|299[89]-|[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-/i;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -312,15 +319,32 @@ function cutAtHoles(text: string, values: Readonly<Record<string, string>>): Pie
   return { pieces, holes };
 }
 
-/** The pieces of a document that carries the tip (`render` at a commit, `holes` its values at that commit), or its text at `tip` when the pieces cannot be told apart. */
+/**
+ * The pieces of a document that carries the tip (`render` at a commit, `holes` its values at that
+ * commit), or its text at `tip` when the pieces cannot be told apart. `plain`: its inputs hold
+ * nothing a stand-in's value could come from (STAND_IN_SOURCES), so one rendering tells them.
+ */
 async function withHoles(
   tip: CommitInfo,
   render: (commit: CommitInfo) => string | Promise<string>,
   holes: (commit: CommitInfo) => Record<string, string>,
+  plain: boolean,
 ): Promise<Pieces | string> {
+  if (plain) return cutAtHoles(await render(STAND_INS[0]), holes(STAND_INS[0])) ?? render(tip);
   const [first, second] = await Promise.all(STAND_INS.map(async (standIn) => cutAtHoles(await render(standIn), holes(standIn))));
   const same = first && second && first.holes.join() === second.holes.join() && first.pieces.every((piece, index) => piece === second.pieces[index]);
   return same ? first : render(tip);
+}
+
+/** Whether the record of `key` holds nothing a stand-in's value could come from, checked once per release. */
+const plainRecords = new WeakMap<ReleaseContent, Map<string, boolean>>();
+
+function plainRecord(content: ReleaseContent, key: string): boolean {
+  let plain = plainRecords.get(content);
+  if (!plain) plainRecords.set(content, (plain = new Map()));
+  let result = plain.get(key);
+  if (result === undefined) plain.set(key, (result = !STAND_IN_SOURCES.test(content.records.get(key) ?? '')));
+  return result;
 }
 
 /** The values of the holes of the floating SBOM of `name` at `commit` (src/compose/sbom/cyclonedx.ts). */
@@ -564,7 +588,8 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
               reads.add(`record:${dependency}`);
               return recordOf(content, dependency);
             }, key))!;
-            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, cache)), (commit) => sbomHoles(commit, name));
+            const plain = [...reads].every((read) => plainRecord(content, read.slice('record:'.length)));
+            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, cache)), (commit) => sbomHoles(commit, name), plain);
             return { body, reads: [...reads] };
           },
         },

@@ -6,7 +6,6 @@
  * ties broken by name), so the page says what `/api/pkgs/bundle/{sha}/full.json` says.
  */
 import { compareNames } from '../grammar.ts';
-import type { CommitInfo } from '../compose/types.ts';
 import type { PackageCard, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 import { advisoryHref, advisoryMarkdownHref, pageFrame, type PageFrame } from './frame.ts';
 import { capped, plural } from './format.ts';

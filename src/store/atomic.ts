@@ -8,12 +8,12 @@
  * - `writeFileAtomic`: rename into place; an existing file is replaced.
  * - `writeFileOnce`: link into place; an existing file is kept (the first writer wins), which is
  *   what a generated secret or a lock file needs.
- * - `linkFileTree`: hard-links a tree of files that are never written again (a published release)
- *   into a directory being staged, so two releases share their unchanged files.
+ * - `linkFile`: a second name for a file that is never written again (a document a release keeps
+ *   from the one before, a body many files of a release share).
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { link, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 export interface AtomicWriteOptions {
   /**
@@ -132,28 +132,4 @@ export async function writeFileOnce(file: string, data: string | Uint8Array, opt
  */
 export async function linkFile(existing: string, file: string): Promise<void> {
   await link(existing, file);
-}
-
-/**
- * Every file under `from` (those `keep` keeps, by their path relative to `from` with `/`
- * separators), hard-linked at the same relative path under `to` (created as needed). Only for
- * files nobody writes again: a write through either name would change both.
- */
-export async function linkFileTree(from: string, to: string, keep: (file: string) => boolean = () => true): Promise<void> {
-  const entries = await readdir(from, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(from, join(entry.parentPath, entry.name)))
-    .filter((file) => keep(file.split(sep).join('/')));
-  // One mkdir per directory, shared by the concurrent links into it.
-  const made = new Map<string, Promise<unknown>>();
-  const directory = (dir: string) => made.get(dir) ?? made.set(dir, mkdir(dir, { recursive: true })).get(dir)!;
-  for (let start = 0; start < files.length; start += 64) {
-    await Promise.all(
-      files.slice(start, start + 64).map(async (file) => {
-        await directory(dirname(join(to, file)));
-        await link(join(from, file), join(to, file));
-      }),
-    );
-  }
 }

@@ -22,6 +22,14 @@ let before: string;
 let after: string;
 let bumped: BuildResult;
 
+/**
+ * A package whose text looks like what the build marks the tip's place with in a document that
+ * carries it (a sha, a date far ahead, build/writers.ts STAND_INS): its SBOM cannot be cut into
+ * pieces, so it is composed at each tip, and its text stays as it is.
+ */
+const LOOKALIKE_TEXT = 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0 2999-01-01T01:01:01Z';
+const LOOKALIKE = { message: 'Add lookalike', time: hoursLater(4.5), files: { 'packages/lookalike/manifest.json': manifest('lookalike', { version: '1.0.0', description: LOOKALIKE_TEXT }) } };
+
 const build = () => buildCatalog({ repo: join(dir, 'catalog'), out, progress: false, log: () => {} });
 const file = (release: string, path: string) => readFile(join(paths.public(paths.release(out, release)), path), 'utf8');
 const inode = async (release: string, path: string) => (await stat(join(paths.public(paths.release(out, release)), path))).ino;
@@ -29,7 +37,7 @@ const inode = async (release: string, path: string) => (await stat(join(paths.pu
 beforeAll(async () => {
   dir = await temporaryDirectory('pkgcat-publish-');
   out = join(dir, 'out');
-  shas = await createCatalogRepo(join(dir, 'catalog'), DOCUMENTS_STORY);
+  shas = await createCatalogRepo(join(dir, 'catalog'), [...DOCUMENTS_STORY, LOOKALIKE]);
   before = (await build()).releaseId!;
   // A leaf's version bump: nothing depends on leftpad.
   shas.push(...(await appendCommits(join(dir, 'catalog'), [{ message: 'Bump leftpad', time: hoursLater(5), files: { 'packages/leftpad/manifest.json': manifest('leftpad', { version: '1.0.1' }) } }])));
@@ -44,21 +52,21 @@ afterAll(async () => {
 });
 
 it('a leaf\'s version bump renders its own documents and those of the whole catalog, and keeps or splices every other', () => {
-  // The story has 8 packages (`bundle` is shadowed under /api/pkgs/: no record file, SBOM or badge there) and 3 active advisories.
+  // The story has 9 packages (`bundle` is shadowed under /api/pkgs/: no record file, SBOM or badge there) and 3 active advisories.
   expect(bumped.published).toEqual({
-    // leftpad's page, mirror and SBOM; the search and changes pages, both feeds, llms.txt, the sitemap, recent-commits and the OpenAPI document
+    // leftpad's page, mirror and SBOM; lookalike's SBOM; the search and changes pages, both feeds, llms.txt, the sitemap, recent-commits and the OpenAPI document
     // (llms-full.txt and its one part, /llms-full/1.txt, are the same bytes: one shared file, linked twice).
-    rendered: 3 + 8,
-    // The 7 other packages' mirrors, the 3 advisories' pages and mirrors.
-    reused: 7 + 3 + 3,
-    // The 7 envelopes; the 7 other package pages (each embeds its envelope); the 6 other SBOMs.
-    spliced: 7 + 7 + 6,
+    rendered: 3 + 1 + 8,
+    // The 8 other packages' mirrors, the 3 advisories' pages and mirrors.
+    reused: 8 + 3 + 3,
+    // The 8 envelopes; the 8 other package pages (each embeds its envelope); the 6 other SBOMs.
+    spliced: 8 + 8 + 6,
     filesWritten: expect.any(Number),
     bytesWritten: expect.any(Number),
     filesLinked: expect.any(Number),
   });
   // What was written: the 32 documents above, the release's own files and the distinct badges; nothing else.
-  expect(bumped.published!.filesWritten).toBeLessThan(12 + 20 + 8 + 10);
+  expect(bumped.published!.filesWritten).toBeLessThan(13 + 22 + 8 + 10);
 });
 
 it('keeps a document whose inputs did not change as the very same file', async () => {
@@ -86,4 +94,10 @@ it('splices the new tip into a package page\'s envelope and a floating SBOM, and
   expect(sbom.metadata.timestamp).toBe('2026-01-01T05:00:00.000Z');
   expect(sbom.serialNumber).not.toBe(sbomBefore.serialNumber);
   expect(sbom.components).toEqual(sbomBefore.components);
+});
+
+it('composes at each tip an SBOM whose catalog text looks like the tip\'s stand-in, and keeps that text as it is', async () => {
+  const sbom = JSON.parse(await file(after, 'api/pkgs/lookalike/sbom.json'));
+  expect(sbom.metadata.component.description).toBe(LOOKALIKE_TEXT);
+  expect(sbom.metadata.properties).toContainEqual({ name: 'pkgcat:commit', value: shas.at(-1) });
 });
