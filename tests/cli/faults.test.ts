@@ -10,7 +10,9 @@
  * No timing is assumed: the tests wait for log lines and for /healthz states (a bounded number of looks).
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServeProcess, type ServeProcess } from '../../bench/helpers/serve-process.ts';
@@ -263,10 +265,24 @@ describe('the catalog repository moved away, then back', () => {
   });
 });
 
-const root = process.getuid?.() === 0;
-if (!root) console.warn('faults.test.ts: the full-disk test mounts a small tmpfs, which needs root (CI runs as root): SKIPPED here');
+/** Why this machine cannot mount the small disk (root, and a container allowed to mount), or null when it can. */
+function cannotMount(): string | null {
+  if (process.getuid?.() !== 0) return 'it needs root (CI runs as root)';
+  const probe = mkdtempSync(join(tmpdir(), 'pkgcat-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' });
+    execFileSync('umount', [probe]);
+    return null;
+  } catch (error) {
+    return `mount failed here: ${String((error as { stderr?: Buffer }).stderr ?? error).trim().split('\n')[0]}`;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+const unmountable = cannotMount();
+if (unmountable) console.warn(`faults.test.ts: the full-disk test mounts a 4 MiB tmpfs, and ${unmountable}: SKIPPED here`);
 
-describe.skipIf(!root)('the output\'s disk full (a 4 MiB tmpfs)', () => {
+describe.skipIf(unmountable !== null)('the output\'s disk full (a 4 MiB tmpfs)', () => {
   it('a build fails with one line; serve says so once, keeps serving, /healthz reports the disk, and the next build after room is made publishes', async () => {
     const dir = await temporaryDirectory();
     const mount = join(dir, 'small-disk');
