@@ -169,6 +169,13 @@ export class GatewayMetrics {
     whenReleased('pkgcat_release_tip_commit_timestamp_seconds', "The commit time of the served release's tip (Unix time).", (found) => found.tipCommittedAtMs / 1000);
     whenReleased('pkgcat_release_commits', "Commits on main's first-parent chain in the served release.", (found) => found.commits);
 
+    /** Each cache's figure at scrape time, for the metrics labelled by cache. */
+    const eachCache = (value: (stats: CacheStats & Partial<CacheLookups>) => number | undefined, take: (cache: string, figure: number) => void) => {
+      for (const [cache, stats] of Object.entries(sources.caches?.() ?? {})) {
+        const figure = value(stats);
+        if (figure !== undefined) take(cache, figure);
+      }
+    };
     const cacheGauge = (name: string, help: string, value: (stats: CacheStats) => number | undefined) =>
       new Gauge({
         name,
@@ -177,10 +184,7 @@ export class GatewayMetrics {
         registers: [this.registry],
         collect() {
           this.reset();
-          for (const [cache, stats] of Object.entries(sources.caches?.() ?? {})) {
-            const figure = value(stats);
-            if (figure !== undefined) this.set({ cache }, figure);
-          }
+          eachCache(value, (cache, figure) => this.set({ cache }, figure));
         },
       });
     cacheGauge('pkgcat_cache_bytes', 'Bytes a cache holds.', (stats) => stats.bytes);
@@ -195,10 +199,7 @@ export class GatewayMetrics {
         registers: [this.registry],
         collect() {
           this.reset();
-          for (const [cache, stats] of Object.entries(sources.caches?.() ?? {})) {
-            const figure = value(stats);
-            if (figure !== undefined) this.inc({ cache }, figure);
-          }
+          eachCache(value, (cache, figure) => this.inc({ cache }, figure));
         },
       });
     cacheCounter('pkgcat_cache_hits_total', 'Lookups a cache answered from what it holds.', (stats) => stats.hits);
