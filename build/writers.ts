@@ -375,10 +375,10 @@ function llmsFullOf({ content, placed }: WriterContext): Promise<{ mirrors: Mirr
   if (!entry) {
     const tip = tipOf(content);
     entry = (async () => {
-      const mirrors = await Promise.all([
-        ...[...tip.records.values()].map(async (record) => ({ label: record.name, text: await placed('package-markdown', { name: record.name }) })),
-        ...[...tip.advisories.keys()].map(async (id) => ({ label: id, text: await placed('advisory-markdown', { id }) })),
-      ]);
+      // One file read at a time: all at once, a catalog of 20,000 packages runs out of file descriptors (EMFILE).
+      const mirrors: Mirror[] = [];
+      for (const record of tip.records.values()) mirrors.push({ label: record.name, text: await placed('package-markdown', { name: record.name }) });
+      for (const id of tip.advisories.keys()) mirrors.push({ label: id, text: await placed('advisory-markdown', { id }) });
       return { mirrors, parts: llmsFullParts(tip, mirrors) };
     })();
     llmsFull.set(content, entry);

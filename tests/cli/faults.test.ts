@@ -22,7 +22,7 @@ import { paths } from '../../src/store/layout.ts';
 import { signIn, USER } from '../gateway/harness.ts';
 import { advisory, hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { findRedisServer, startRedisServer, type RedisServer } from '../helpers/redis.ts';
-import { cleanEnv, pkgcat } from './run.ts';
+import { cleanEnv, lockHolder, pkgcat } from './run.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -350,17 +350,6 @@ describe.skipIf(unmountable !== null)('the output\'s disk full (a 4 MiB tmpfs)',
     }
   });
 });
-
-/** The pid in the build lock, once a build holds it (a bounded number of looks). */
-async function lockHolder(out: string): Promise<number> {
-  const lock = join(paths.buildPrivate(out), 'lock');
-  for (let look = 0; look < 3000; look++) {
-    const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
-    if (pid > 0) return pid;
-    await sleep(10);
-  }
-  throw new Error('no build took the lock');
-}
 
 describe('a build frozen with SIGSTOP', () => {
   it('serves the last release meanwhile, /healthz says the build runs, and it publishes once resumed', async () => {

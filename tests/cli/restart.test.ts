@@ -15,7 +15,7 @@ import { startServeProcess, type ServeProcess } from '../../bench/helpers/serve-
 import { paths } from '../../src/store/layout.ts';
 import { expected } from '../gateway/harness.ts';
 import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
-import { cleanEnv, pkgcat } from './run.ts';
+import { cleanEnv, lockHolder, pkgcat } from './run.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,17 +28,6 @@ function running(pid: number): boolean {
   }
   const stat = `/proc/${pid}/stat`;
   return !existsSync(stat) || readFileSync(stat, 'utf8').split(') ')[1]?.[0] !== 'Z';
-}
-
-/** The pid in the build lock, once a build holds it (a bounded number of looks). */
-async function lockHolder(out: string): Promise<number> {
-  const lock = join(paths.buildPrivate(out), 'lock');
-  for (let look = 0; look < 3000; look++) {
-    const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
-    if (pid > 0) return pid;
-    await sleep(10);
-  }
-  throw new Error('no build took the lock');
 }
 
 const publishedTip = async (out: string): Promise<string> => (await releaseFile(out, 'release.json')).tip.sha;

@@ -1,6 +1,9 @@
 /** The real `pkgcat` command (bin/pkgcat.js) in a child process, with this process's Node (24). */
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { paths } from '../../src/store/layout.ts';
 
 export const PKGCAT = fileURLToPath(new URL('../../bin/pkgcat.js', import.meta.url));
 
@@ -29,4 +32,15 @@ export function pkgcat(args: string[], options: { env?: NodeJS.ProcessEnv; input
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The pid in the build lock of `out`, once a build holds it (a bounded number of looks). */
+export async function lockHolder(out: string): Promise<number> {
+  const lock = join(paths.buildPrivate(out), 'lock');
+  for (let look = 0; look < 3000; look++) {
+    const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
+    if (pid > 0) return pid;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no build took the lock');
 }
