@@ -88,7 +88,7 @@ interface ChildBuild {
    */
   jsonLiveSeconds: number | null;
   allLiveSeconds: number | null;
-  /** What publishing cost (build/publish.ts PublishCounts): documents rendered, kept and spliced, files and bytes written, files linked. */
+  /** What publishing cost (build/publish.ts PublishCounts): documents rendered and kept, files and bytes written. */
   published: PublishCounts | null;
   peakRssMiB: number;
   commits: number;
@@ -115,9 +115,9 @@ interface NoOp {
   peakRssBy: string;
 }
 
-/** A release's cost on one line: documents rendered, kept and spliced, files and bytes written, links. */
+/** A release's cost on one line: documents rendered and kept, files and bytes written. */
 const publishedText = (counts: PublishCounts) =>
-  `documents: ${count(counts.rendered)} rendered, ${count(counts.reused)} kept, ${count(counts.spliced)} spliced; files: ${count(counts.filesWritten)} written (${mib(counts.bytesWritten)}), ${count(counts.filesLinked)} linked`;
+  `documents: ${count(counts.rendered)} rendered, ${count(counts.kept)} kept; files: ${count(counts.filesWritten)} written (${mib(counts.bytesWritten)})`;
 
 const live = (seconds: number | null) => (seconds === null ? '-' : secs(seconds));
 

@@ -71,7 +71,7 @@ export interface BuildResult {
   releaseId: string | null;
   /** Diagnostics raised by the commits this run read. */
   diagnostics: Diagnostic[];
-  /** What publishing the release cost (documents rendered, kept, spliced; files and bytes written); null when nothing changed. */
+  /** What publishing the release cost (documents rendered and kept; files and bytes written); null when nothing changed. */
   published: PublishCounts | null;
 }
 
@@ -255,11 +255,10 @@ async function buildLocked(
     chainInfos.push(info);
   }
   const names = new Map([...tipState.packages].map(([key, pkg]) => [key, pkg.manifest.name]));
-  const published = await publishRelease(out, {
+  const published = await publishRelease(out, store, {
     tip: tipState.commit,
     chain: chainInfos,
     records: composer.records.items,
-    recomposedRecords: composer.recomposedRecords,
     writtenStates,
     names,
     diagnostics: model.diagnostics,

@@ -105,8 +105,6 @@ export class Composer {
   private readonly cardObjects = new Map<string, PackageCard>();
   /** The cards the last composition changed: before (null: absent) and after (null: gone). */
   private readonly cardChanges = new Map<string, { before: PackageCard | null; after: PackageCard | null }>();
-  /** Keys whose record this process composed anew (the build checks their published envelopes in full). */
-  readonly recomposedRecords = new Set<string>();
   private readonly categories = new CategoryCounts();
   /** Byte lengths of chunk objects, for Content-Length. */
   private readonly lengths = new Map<string, number>();
@@ -172,7 +170,6 @@ export class Composer {
     for (const key of recordKeys) {
       const present = state.packages.has(key);
       const record = present ? serialize(composeRecord(state, analysis, key)) : null;
-      if (record !== null && record !== this.records.items.get(key)) this.recomposedRecords.add(key);
       this.records.set(key, record);
       const card = present ? composeCard(state, analysis, key) : null;
       const text = card && serialize(card);

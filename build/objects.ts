@@ -39,8 +39,11 @@ export class ObjectStore {
    * four at a time anyway).
    */
   readonly #writing = new Semaphore(WRITES_AT_A_TIME);
-  /** Objects written by this build (for the benchmark's figures). */
+  /** Objects written by this build, and their bytes as given (for the benchmark's figures). */
   written = 0;
+  bytesWritten = 0;
+  /** Every write put before the last call of settled(): a second caller waits for the first one's writes too. */
+  #settledSoFar: Promise<unknown> = Promise.resolve();
 
   constructor(out: string) {
     this.objects = openObjects(out);
@@ -56,6 +59,7 @@ export class ObjectStore {
       // An earlier build's object stays as it is: the bytes under a hash never change.
       if (await this.objects.has(hash)) return;
       this.written += 1;
+      this.bytesWritten += bytes.length;
       await this.#writing.run(() => this.write(hash, bytes, options.served === true));
     })();
     // A failure is reported by settled(), not as an unhandled rejection while the build composes on.
@@ -78,7 +82,8 @@ export class ObjectStore {
   async settled(): Promise<void> {
     const pending = this.pending;
     this.pending = [];
-    await Promise.all(pending);
+    this.#settledSoFar = Promise.all([this.#settledSoFar, ...pending]);
+    await this.#settledSoFar;
   }
 
   /** The byte length of a stored object. */

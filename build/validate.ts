@@ -4,19 +4,19 @@
  * envelope of another commit, a file no surface serves) stops the build with the list of
  * problems, and `current` is not switched.
  *
- * Shapes are checked against the wire schemas (src/schemas/wire.ts): every JSON file of the
- * release's public tree against its registry row's schema, and the tip's bodies of every stored
+ * Shapes are checked against the wire schemas (src/schemas/wire.ts): every JSON document the
+ * release rendered (its manifest's files, with the tip's values in their holes) against its
+ * registry row's schema, and the tip's bodies of every stored
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { assembleBody, lookupPackage, paths, readJson, readStateRoot, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
+import { readFile } from 'node:fs/promises';
+import { assembleBody, lookupPackage, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
+import { documentBytes, manifestEntries, type ManifestEntry } from '../src/store/manifest.ts';
+import { decodeAtRest } from '../src/store/object-codec.ts';
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
-import { isReservedName, nameKey } from '../src/grammar.ts';
-import { RawJson, serialize } from '../src/serialize.ts';
-import { composeEnvelope } from '../src/compose/package.ts';
+import { isReservedName } from '../src/grammar.ts';
 import { wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { CONTENT_TYPE, mediaTypeOf } from '../src/http/content-types.ts';
@@ -30,12 +30,6 @@ export class BuildValidationError extends Error {
     this.name = 'BuildValidationError';
     this.problems = problems;
   }
-}
-
-/** Every file under `dir`, as paths relative to it with `/` separators. */
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
 /**
@@ -125,8 +119,8 @@ async function checkStoredKinds(out: string, tip: StateRoot, problems: string[])
     }
     const bytes = await assembleBody(out, body);
     if (bytes.length !== body.length) problems.push(`the tip's ${id} does not have its recorded length`);
-    // The full bundle's records are the very chunks the envelopes of public/ were written from, and
-    // each envelope is checked below: here the rest of the bundle is (a second pass over 2,000 records costs a tenth of a second).
+    // The full bundle's records are the very chunks the envelopes were rendered from, and each
+    // envelope is checked when rendered: here the rest of the bundle is (a second pass over 2,000 records costs a tenth of a second).
     const problem = id === 'full-bundle' ? fullBundleProblem(bytes.toString('utf8')) : shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'));
     if (problem) problems.push(problem);
   }
@@ -151,105 +145,96 @@ async function checkStoredKinds(out: string, tip: StateRoot, problems: string[])
   }
 }
 
-/** Every file of the public tree is some row's, of the tip, and of its row's shape. */
-async function checkPublicTree(
-  releaseDir: string,
+/** Every file of the manifest is some row's, of the tip, and of its row's shape; every file the tip must have is there. */
+async function checkManifest(
+  out: string,
+  refs: readonly ChunkRef[],
   info: ReleaseInfo,
   names: Record<string, string>,
   chain: CommitInfo[],
   problems: string[],
-  recomposed: ReadonlySet<string> | null,
-  writtenFiles: ReadonlySet<string> | null,
+  rendered: ReadonlySet<string> | null,
 ): Promise<void> {
-  // An envelope is these bytes around its record (the serializer sorts keys, so the record sits between them).
-  const [envelopeStart, envelopeEnd] = info.tip ? serialize(composeEnvelope(info.tip, new RawJson('\u0000'))).split('\u0000') : ['', ''];
-  const publicDir = paths.public(releaseDir);
-  const files = new Set(await listFiles(publicDir));
-  files.delete(paths.publicFile.headers());
+  const objects = openObjects(out);
+  const entries = new Map<string, ManifestEntry>();
+  for await (const [file, entry] of manifestEntries(objects, refs)) entries.set(file, entry);
   const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
   const expectedNames = Object.values(names).filter((name) => !isReservedName(name));
   const perPackage = perPackageFiles(written);
   for (const name of expectedNames) {
     for (const template of perPackage) {
       const file = fillTemplate(template, { name });
-      if (!files.has(file)) problems.push(`public/${file} is missing`);
+      if (!entries.has(file)) problems.push(`${file} is missing`);
     }
   }
   // Every package has its markdown mirror (reserved names too: they are shadowed under /api/pkgs/ only).
   if (written.has('package-markdown')) {
     for (const name of Object.values(names)) {
-      if (!files.has(fillTemplate(surface('package-markdown').publicFile!, { name }))) problems.push(`the markdown mirror of ${name} is missing from public/`);
+      if (!entries.has(fillTemplate(surface('package-markdown').publicFile!, { name }))) problems.push(`the markdown mirror of ${name} is missing`);
     }
   }
   // A row whose public file has no parameter is one file every release holds (llms.txt, sitemap.xml, the feeds, ...).
   for (const row of SERVED) {
-    if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !files.has(row.publicFile)) problems.push(`public/${row.publicFile} is missing`);
+    if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !entries.has(row.publicFile)) problems.push(`${row.publicFile} is missing`);
   }
-  let recentCount = 0;
-  // Files that share an inode (bodies hard-linked from the release's shared/, publish.ts) are read once.
-  const byInode = new Map<string, Promise<string>>();
-  const checkFile = async (file: string): Promise<void> => {
+  if (!info.tip) return;
+  const tip = info.tip;
+  let recentCount: number | null = null;
+  // Bodies many files share (a badge is one of a few hundred) are checked once.
+  const checkedBodies = new Map<string, Promise<boolean>>();
+  const checkFile = async (file: string, entry: ManifestEntry): Promise<void> => {
     const owner = publicFileOwner(file);
     if (!owner) {
-      problems.push(`public/${file} is no surface's file`);
+      problems.push(`${file} is no surface's file`);
       return;
     }
-    // A file this release did not write is a link to one an earlier release checked.
-    if (writtenFiles && !writtenFiles.has(file)) return;
-    const path = join(publicDir, file);
+    // A file this release did not render was checked by the release that did.
+    if (rendered && !rendered.has(file)) return;
+    const stored = await objects.get(entry.object);
+    if (!stored) {
+      problems.push(`${file} names object ${entry.object}, which is missing`);
+      return;
+    }
+    const text = documentBytes(entry, decodeAtRest(stored), tip, file).toString('utf8');
     if (owner.row.id === 'openapi') {
-      problems.push(...openApiProblems(await readFile(path, 'utf8')));
+      problems.push(...openApiProblems(text));
       return;
     }
     if (!owner.row.body) {
       const check = BODY_CHECKS[owner.row.contentType];
       if (!check) return;
-      const { dev, ino } = await stat(path);
-      let text = byInode.get(`${dev}:${ino}`);
-      if (!text) byInode.set(`${dev}:${ino}`, (text = readFile(path, 'utf8')));
-      if (!check(await text)) problems.push(`public/${file} is not an ${mediaTypeOf(owner.row.contentType)} body`);
+      let passed = entry.holes ? undefined : checkedBodies.get(entry.object);
+      if (!passed) checkedBodies.set(entry.object, (passed = Promise.resolve(check(text))));
+      if (!(await passed)) problems.push(`${file} is not an ${mediaTypeOf(owner.row.contentType)} body`);
       return;
     }
-    const text = await readFile(path, 'utf8');
-    if (owner.row.id === 'package' && recomposed && !recomposed.has(nameKey(owner.params.name))) {
-      if (!text.startsWith(envelopeStart) || !text.endsWith(envelopeEnd) || !text.includes(`"self":${JSON.stringify(fillTemplate(surface('package').path, owner.params))}`)) {
-        problems.push(`public/${file} is not ${owner.params.name} at the tip`);
-      }
-      return;
-    }
-    const problem = shapeProblem(`public/${file}`, owner.row.body, text);
+    const problem = shapeProblem(file, owner.row.body, text);
     if (problem) {
       problems.push(problem);
       return;
     }
     const value = JSON.parse(text) as { commitSha?: string; package?: { name?: string } } | unknown[];
-    if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== info.tip?.sha || value.package?.name !== owner.params.name)) {
-      problems.push(`public/${file} is not ${owner.params.name} at the tip`);
+    if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== tip.sha || value.package?.name !== owner.params.name)) {
+      problems.push(`${file} is not ${owner.params.name} at the tip`);
     }
     if (owner.row.id === 'recent-commits' && Array.isArray(value)) recentCount = value.length;
   };
   const checks: Promise<void>[] = [];
-  for (const file of files) {
-    checks.push(checkFile(file));
+  for (const [file, entry] of entries) {
+    checks.push(checkFile(file, entry));
     if (checks.length >= 64) await Promise.all(checks.splice(0));
   }
   await Promise.all(checks);
-  if (recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is missing or short');
+  if (recentCount !== null && recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is short');
 }
 
 export interface ValidateOptions {
   /**
-   * Name keys whose records this build composed. Only their envelopes are checked against the
-   * schema in full; any other envelope holds a record an earlier build published and checked, so
-   * its bytes around the record are checked instead. Absent: every envelope in full.
+   * The files of the manifest this release rendered: only they are read and checked (the others
+   * were checked by the release that rendered them; they are still checked to be listed). Absent:
+   * every file.
    */
-  readonly recomposedRecords?: ReadonlySet<string>;
-  /**
-   * The files of public/ this release wrote: only they are read and checked (the others are links
-   * to files of a release published and checked before; they are still checked to be there).
-   * Absent: every file.
-   */
-  readonly writtenFiles?: ReadonlySet<string>;
+  readonly rendered?: ReadonlySet<string>;
   /**
    * The commits whose states this build wrote: they are checked to be on disk (the states of
    * earlier commits were checked by the builds that wrote them). Absent: every commit of the chain.
@@ -270,7 +255,9 @@ export async function validateRelease(out: string, releaseDir: string, options: 
   if (info.tip && !existsSync(paths.state(out, info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
   const tip = info.tip && (await readStateRoot(out, info.tip.sha));
   if (tip) await checkStoredKinds(out, tip, problems);
-  await checkPublicTree(releaseDir, info, names, chain, problems, options.recomposedRecords ?? null, options.writtenFiles ?? null);
+  const manifest = await readJson<ChunkRef[]>(paths.manifest(releaseDir)).catch(() => null);
+  if (!manifest) problems.push('the release has no manifest');
+  else await checkManifest(out, manifest, info, names, chain, problems, options.rendered ?? null);
 
   if (problems.length > 0) throw new BuildValidationError(problems);
 }

@@ -25,7 +25,7 @@ import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName, nameKey } from '../src/grammar.ts';
 import { closureExceeds, packageClosure, PRERENDERED_SBOM_CLOSURE } from '../src/compose/closure.ts';
 import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
-import { sbomSerialNumber } from '../src/compose/sbom/cyclonedx.ts';
+import { tipValues } from '../src/compose/tip-values.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { resolveQuery } from '../src/surfaces/query.ts';
 import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src/surfaces/registry.ts';
@@ -43,8 +43,6 @@ export interface ReleaseContent {
   records: ReadonlyMap<string, string>;
   /** The commits whose states this build wrote (the release checks they are on disk; earlier builds checked theirs). */
   writtenStates: readonly string[];
-  /** Keys whose records this build composed anew; the others were published (and checked) by an earlier build. */
-  recomposedRecords: ReadonlySet<string>;
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;
   diagnostics: readonly Diagnostic[];
@@ -100,10 +98,6 @@ export interface PublicBody {
   readonly query?: Readonly<Record<string, string>>;
   /** The file's text, or its UTF-8 bytes (a rendered page, never decoded), or how to render it when its inputs changed. */
   readonly body: string | Uint8Array | Rendition;
-  /** Many files have these very bytes (a badge is one of a few hundred): publish.ts stores them once and links. */
-  readonly shared?: boolean;
-  /** The tip's values around a record composed before (an envelope): counted as spliced, not rendered. */
-  readonly spliced?: boolean;
 }
 
 export const isRendition = (body: PublicBody['body']): body is Rendition => typeof body === 'object' && 'render' in body;
@@ -347,15 +341,6 @@ function plainRecord(content: ReleaseContent, key: string): boolean {
   return result;
 }
 
-/** The values of the holes of the floating SBOM of `name` at `commit` (src/compose/sbom/cyclonedx.ts). */
-function sbomHoles(commit: CommitInfo, name: string): Record<string, string> {
-  return {
-    sha: commit.sha,
-    pushedAt: commit.pushedAt,
-    timestamp: new Date(commit.pushedAt).toISOString(),
-    serialNumber: sbomSerialNumber(commit.sha, name, 'cyclonedx'),
-  };
-}
 
 // ---- Pages -----------------------------------------------------------------------------------
 
@@ -387,7 +372,7 @@ function llmsFullOf({ content, placed }: WriterContext): Promise<{ mirrors: Mirr
 }
 
 /** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
-const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, string>; site?: SiteContext }>();
+const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, Promise<Pieces | string>>; site?: SiteContext }>();
 
 function sharedOf(content: ReleaseContent) {
   let entry = shared.get(content);
@@ -395,12 +380,18 @@ function sharedOf(content: ReleaseContent) {
   return entry;
 }
 
-/** The bytes of `/api/pkgs/{name}.json` of the package `key`, serialized once per release. */
-function envelopeOf(content: ReleaseContent, key: string): string {
+/** `/api/pkgs/{name}.json` of the package `key` at `commit`. */
+const envelopeAt = (content: ReleaseContent, key: string, commit: CommitInfo): string => serialize(composeEnvelope(commit, new RawJson(content.records.get(key)!)));
+
+/**
+ * The envelope of the package `key` with holes for the tip's sha and push time (its text at the
+ * tip when they cannot be told apart), made once per release for the envelope and its page.
+ */
+function envelopePieces(content: ReleaseContent, key: string, name: string): Promise<Pieces | string> {
   const { envelopes } = sharedOf(content);
   let envelope = envelopes.get(key);
   if (envelope === undefined) {
-    envelope = serialize(composeEnvelope(content.tip, new RawJson(content.records.get(key)!)));
+    envelope = withHoles(content.tip, (commit) => envelopeAt(content, key, commit), (commit) => tipValues(commit, name), plainRecord(content, key));
     envelopes.set(key, envelope);
   }
   return envelope;
@@ -427,21 +418,29 @@ const decoder = new TextDecoder();
 
 /**
  * A page as a Rendition: its key is the hash of its view (everything the template lays out) and
- * of the site's code. A package page is cut at its envelope, which is spliced per tip.
+ * of the site's code. A package page embeds its envelope byte for byte, and so carries the
+ * envelope's holes for the tip (`envelope`: the package's key and name).
  */
-function page(context: WriterContext, id: 'search-page' | 'package-page' | 'advisory-page' | 'changes-page', params: Record<string, string>, view: PageView, envelope?: string): Rendition {
+function page(context: WriterContext, id: 'search-page' | 'package-page' | 'advisory-page' | 'changes-page', params: Record<string, string>, view: PageView, envelope?: { key: string; name: string }): Rendition {
   const key = contentHash([id, context.codeVersion, JSON.stringify(view)].join('\n'));
   const path = fillTemplate(surface(id).path, params);
+  const { content } = context;
   return {
     key: () => key,
-    holes: envelope === undefined ? undefined : { envelope },
+    holes: envelope && tipValues(content.tip, envelope.name),
     render: async () => {
       const html = await (await loadSite()).render(path, view);
-      if (envelope === undefined) return { body: html };
-      const pieces = decoder.decode(html).split(ENVELOPE_HOLE);
-      // Anything but one hole (the catalog's text held the stand-in): the page as it is at this tip, not kept.
-      if (pieces.length !== 2) return { body: await (await loadSite()).render(path, { ...view, envelope } as PageView) };
-      return { body: { pieces, holes: ['envelope'] } };
+      if (!envelope) return { body: html };
+      const around = decoder.decode(html).split(ENVELOPE_HOLE);
+      const inside = await envelopePieces(content, envelope.key, envelope.name);
+      // Anything but one place for the envelope, or an envelope without holes (the catalog's text held a stand-in): the page as it is at this tip, not kept.
+      if (around.length !== 2 || typeof inside === 'string') {
+        return { body: await (await loadSite()).render(path, { ...view, envelope: envelopeAt(content, envelope.key, content.tip) } as PageView) };
+      }
+      const pieces = [...inside.pieces];
+      pieces[0] = around[0] + pieces[0];
+      pieces[pieces.length - 1] += around[1];
+      return { body: { pieces, holes: inside.holes } };
     },
   };
 }
@@ -456,8 +455,18 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     yield { params: {}, body: serialize(composeRecentCommits(content.chain, limit)) };
   },
   /** `/api/pkgs/{name}.json` of every package at the tip, in its canonical spelling: the tip's values around the stored record. */
-  package: function* ({ content }) {
-    for (const { key, name } of publishedPackages(content)) yield { params: { name }, body: envelopeOf(content, key), spliced: true };
+  package: function* (context) {
+    const { content } = context;
+    for (const { key, name } of publishedPackages(content)) {
+      yield {
+        params: { name },
+        body: {
+          key: () => contentHash(['package', context.codeVersion, content.records.get(key)!].join('\n')),
+          holes: tipValues(content.tip, name),
+          render: async () => ({ body: await envelopePieces(content, key, name) }),
+        },
+      };
+    }
   },
   /**
    * `/api/pkgs/{name}/badge.svg` in the default style and label, for each metric (the score's is
@@ -475,7 +484,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
         const key = `${options.style}\u0000${face.label}\u0000${face.message}\u0000${face.color}`;
         let body = drawn.get(key);
         if (body === undefined) drawn.set(key, (body = drawBadge(face, options.style)));
-        yield { params: { name }, query, body, shared: true };
+        yield { params: { name }, query, body };
       }
     }
   },
@@ -488,7 +497,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     const { content } = context;
     for (const view of packagePages(siteOf(content))) {
       const params = { name: view.name };
-      yield { params, body: page(context, 'package-page', params, view, envelopeOf(content, nameKey(view.name))) };
+      yield { params, body: page(context, 'package-page', params, view, { key: nameKey(view.name), name: view.name }) };
     }
   },
   /** `/advisories/{id}`: a page per advisory active at the tip. */
@@ -551,13 +560,13 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/llms-full.txt`: the first part of llms-full (the same bytes as `/llms-full/1.txt`, one file linked twice). */
   'llms-full-txt': async function* (context) {
     const { mirrors, parts } = await llmsFullOf(context);
-    yield { params: {}, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, 1), shared: true };
+    yield { params: {}, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, 1) };
   },
   /** `/llms-full/{part}.txt`: every package mirror, then every advisory mirror, in parts of at most LLMS_FULL_PART_BYTES. */
   'llms-full-part': async function* (context) {
     const { mirrors, parts } = await llmsFullOf(context);
     for (let part = 1; part <= parts.length; part++) {
-      yield { params: { part: String(part) }, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, part), shared: part === 1 };
+      yield { params: { part: String(part) }, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, part) };
     }
   },
   sitemap: async function* ({ content }) {
@@ -581,7 +590,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
         params: { name },
         body: {
           key: (reads) => tracedKey(context, 'package-sbom', reads),
-          holes: sbomHoles(content.tip, name),
+          holes: tipValues(content.tip, name),
           render: async () => {
             const reads = new Set<string>();
             const closure = (await packageClosure((dependency) => {
@@ -589,7 +598,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
               return recordOf(content, dependency);
             }, key))!;
             const plain = [...reads].every((read) => plainRecord(content, read.slice('record:'.length)));
-            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, cache)), (commit) => sbomHoles(commit, name), plain);
+            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, cache)), (commit) => tipValues(commit, name), plain);
             return { body, reads: [...reads] };
           },
         },

@@ -6,11 +6,12 @@ import { log, logFormat, type LogFormat } from '../src/log.ts';
 import { endWithParent, tellParent } from './build-channel.ts';
 import type { BuildThreadMessage, BuildThreadOptions } from './build-worker.ts';
 import { checkDirectory, Failure } from './errors.ts';
+import { exportTo } from './export.ts';
 
 /** Progress events in the JSON log (and messages to `serve`) per build: one every 5% of the commits. */
 const PROGRESS_STEPS = 20;
 
-export async function runBuild(options: { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean; logFormat: LogFormat }): Promise<number> {
+export async function runBuild(options: { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean; logFormat: LogFormat; exportDir?: string }): Promise<number> {
   // Run by `serve --repo`: never outlive it (build-channel.ts).
   endWithParent();
   await checkDirectory(options.out, 'the output directory', { writable: true });
@@ -43,6 +44,8 @@ export async function runBuild(options: { repo: string; out: string; siteUrl: st
   } else {
     log.info('build.done', `built ${result.composed} new of ${result.commits} commits in ${seconds} s; published ${result.tip.slice(0, 12)}${problems}`, fields);
   }
+  // After publishing: the release is live whatever becomes of the export.
+  if (options.exportDir) await exportTo(options.out, options.exportDir, options.quiet);
   const diagnostics: Record<string, number> = {};
   for (const { level } of result.diagnostics) diagnostics[level] = (diagnostics[level] ?? 0) + 1;
   await tellParent({ kind: 'done', tip: result.tip, releaseId: result.releaseId, figures: { composed: result.composed, files: written.files, bytes: written.bytes, diagnostics } });

@@ -37,6 +37,8 @@ export interface FollowOptions {
   pollSeconds: number;
   /** The public site URL the builds write into each release (`build --site-url`). */
   siteUrl: string;
+  /** Where each build exports the release for a static host (`build --export`); none: no export. */
+  exportDir?: string;
   log: Logger;
   /** Where the repository and the disk are reported (shared with the gateway's `/healthz`); default: its own, logging to `log`. */
   dependencies?: Dependencies;
@@ -176,9 +178,12 @@ export class MainFollower {
 
   /** Runs `pkgcat build --wait` in a child bound to this process; resolves when it has ended. */
   #build(quiet: boolean): Promise<BuildOutcome> {
-    const { repo, out, siteUrl } = this.#options;
+    const { repo, out, siteUrl, exportDir } = this.#options;
     // The build logs in the same format as this process, to the same stderr.
-    const args = [PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--log-format', logFormat(), '--wait', ...(quiet ? ['--quiet'] : [])];
+    const args = [
+      PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--log-format', logFormat(), '--wait',
+      ...(exportDir ? ['--export', exportDir] : []), ...(quiet ? ['--quiet'] : []),
+    ];
     return new Promise((resolve) => {
       const outcome: BuildOutcome = { code: 1, tip: null, failure: null, failureCode: null, published: false, figures: null };
       const started = performance.now();

@@ -19,7 +19,7 @@ type Env = Record<string, string | undefined>;
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
   | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'mcp-allowed-hosts' | 'signing-key' | 'digest' | 'key' | 'body' | 'url'
-  | 'metrics-port' | 'metrics-host' | 'log-format' | 'access-log' | 'quiet' | 'wait' | 'help' | 'version';
+  | 'metrics-port' | 'metrics-host' | 'log-format' | 'access-log' | 'export' | 'to' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
   type: 'string' | 'boolean';
@@ -60,6 +60,8 @@ const FLAGS: Record<FlagName, Flag> = {
   },
   'signing-key': { type: 'string', env: 'PKGCAT_SIGNING_KEY', value: '<file>[,<file>]', help: "Ed25519 private keys (PEM) that sign each commit's digest at /api/digests/{sha}.json; two while a key is rolled over (see docs/deployment.md)" },
   digest: { type: 'string', env: 'PKGCAT_DIGEST', value: '<file|url>', help: "the origin's signed digest of a commit: a file, or its https URL (/api/digests/{sha}.json)" },
+  export: { type: 'string', env: 'PKGCAT_EXPORT', value: '<dir>', help: 'after each published build, export the anonymous files into <dir> for a static host (as pkgcat export does)' },
+  to: { type: 'string', env: 'PKGCAT_EXPORT_TO', value: '<dir>', help: 'the directory to export into: created when missing; new, empty, or an earlier export' },
   key: { type: 'string', env: 'PKGCAT_VERIFY_KEY', value: '<file>[,<file>]', help: "the origin's Ed25519 public keys (PEM) a signature of the digest must verify with" },
   body: { type: 'string', env: 'PKGCAT_BODY', value: '<file>', help: 'a body downloaded from a sha-pinned URL, to check against the verified mirror' },
   url: { type: 'string', env: 'PKGCAT_BODY_URL', value: '<url>', help: 'the sha-pinned URL (or path) --body was downloaded from' },
@@ -76,7 +78,7 @@ const FLAGS: Record<FlagName, Flag> = {
 /** PKGCAT_SESSION_SECRET has no flag: a secret on the command line would show in `ps`. */
 const SESSION_SECRET_HELP = 'PKGCAT_SESSION_SECRET  the secret that signs session cookies (at least 32 characters; generated and kept in the session dir when unset)';
 
-type CommandName = 'build' | 'serve' | 'verify' | 'user' | 'demo';
+type CommandName = 'build' | 'serve' | 'export' | 'verify' | 'user' | 'demo';
 
 interface Command {
   usage: string[];
@@ -91,25 +93,28 @@ interface Command {
 
 const SERVE_FLAGS: FlagName[] = [
   'users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'mcp-allowed-hosts', 'signing-key',
-  'metrics-port', 'metrics-host', 'log-format', 'access-log',
+  'metrics-port', 'metrics-host', 'log-format', 'access-log', 'export',
 ];
 
 const COMMANDS: Record<CommandName, Command> = {
   build: {
-    usage: ['pkgcat build --repo <catalog-repo> --out <dir> [--site-url <url>] [--quiet] [--wait]'],
+    usage: ['pkgcat build --repo <catalog-repo> --out <dir> [--site-url <url>] [--export <dir>] [--quiet] [--wait]'],
     summary: "build every commit of a catalog repository's main into <dir>",
     about:
       "Builds every first-parent commit of the repository's main that <dir> does not hold yet, then the\n" +
       'surfaces that float with the latest commit, and publishes them atomically: a build that fails or is\n' +
       'killed leaves <dir> serving what it served before. Running it again with no new commit does nothing.\n' +
       'Problems in the catalog data are printed with commit, path and reason, and never stop the build.',
-    flags: ['repo', 'out', 'site-url', 'log-format', 'quiet', 'wait'],
+    flags: ['repo', 'out', 'site-url', 'export', 'log-format', 'quiet', 'wait'],
     flagHelp: {
       repo: 'the catalog git repository to build (see docs/catalog-format.md)',
       out: 'the output directory; created when missing',
       'site-url': `the public http(s) address the site will be served at, written into the sitemap, feeds, llms.txt and mirrors (default ${DEFAULT_SITE_URL}, the default address of pkgcat serve)`,
     },
-    examples: ['npx pkgcat build --repo ../catalog --out /srv/pkgcat --site-url https://pkgs.example.com'],
+    examples: [
+      'npx pkgcat build --repo ../catalog --out /srv/pkgcat --site-url https://pkgs.example.com',
+      'npx pkgcat build --repo ../catalog --out /srv/pkgcat --export /srv/static',
+    ],
   },
   serve: {
     usage: ['pkgcat serve --out <dir> [--repo <catalog-repo>] [--users <file>] [--port 8080] [--host 127.0.0.1] [...]'],
@@ -132,6 +137,20 @@ const COMMANDS: Record<CommandName, Command> = {
       'npx pkgcat serve --out /srv/pkgcat --users /etc/pkgcat/users.json',
       'npx pkgcat serve --out /srv/pkgcat --repo ../catalog --port 8080 --site-url https://pkgs.example.com',
     ],
+  },
+  export: {
+    usage: ['pkgcat export --out <dir> --to <dir>'],
+    summary: 'write the published anonymous files of <dir> as a tree a static host or a CDN serves as it is',
+    about:
+      'Writes every anonymous file of the release <dir> publishes (records, SBOMs, badges, mirrors, feeds,\n' +
+      'llms.txt, the sitemap, the OpenAPI document, the pages) into <to>/public, with the header rules for\n' +
+      'Netlify and Cloudflare Pages (<to>/public/_headers) and for nginx (<to>/static/). Exporting again\n' +
+      'writes only the files whose bytes changed and removes those the release no longer has. A build\n' +
+      'output serves itself through pkgcat serve; the export is for hosts that only serve files\n' +
+      '(see docs/deployment.md).',
+    flags: ['out', 'to', 'log-format', 'quiet'],
+    flagHelp: { out: 'the build output whose published release to export (pkgcat build --out)' },
+    examples: ['npx pkgcat export --out /srv/pkgcat --to /srv/static'],
   },
   verify: {
     usage: ['pkgcat verify --out <dir> --digest <file|url> [--key <public-key.pem>] [--body <file> --url <url>]'],
@@ -278,6 +297,9 @@ export interface Settings {
   logFormat: LogFormat;
   /** The access log: one line per answered request. */
   accessLog: boolean;
+  /** `build --export`, `serve --repo --export`: a static export after each published build; `export --to`: where to export. */
+  exportDir?: string;
+  exportTo?: string;
   quiet: boolean;
   wait: boolean;
 }
@@ -389,6 +411,8 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     metricsHost: text('metrics-host') ?? DEFAULT_METRICS_HOST,
     logFormat: format,
     accessLog: onOff(take('access-log')) ?? format === 'json',
+    exportDir: text('export'),
+    exportTo: text('to'),
     quiet: values.get('quiet') === true,
     wait: values.get('wait') === true,
   };
@@ -507,7 +531,12 @@ export async function main(argv: string[], env: Env): Promise<number> {
           quiet: settings.quiet,
           wait: settings.wait,
           logFormat: settings.logFormat,
+          exportDir: settings.exportDir && resolve(settings.exportDir),
         });
+      }
+      case 'export': {
+        const { runExport } = await import('./export.ts');
+        return await runExport({ out: required(settings.out, 'out'), to: required(settings.exportTo, 'to'), quiet: settings.quiet });
       }
       case 'serve': {
         const out = required(settings.out, 'out');
@@ -519,6 +548,7 @@ export async function main(argv: string[], env: Env): Promise<number> {
           users: settings.users ? resolve(settings.users) : undefined,
           siteUrl: settings.siteUrl ?? DEFAULT_SITE_URL,
           sessionDir: settings.sessionDir ? resolve(settings.sessionDir) : join(dirname(out), `${basename(out)}-sessions`),
+          exportDir: settings.exportDir && resolve(settings.exportDir),
         });
       }
       case 'verify': {

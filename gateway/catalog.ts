@@ -16,6 +16,7 @@ import {
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { decodeAtRest } from '../src/store/object-codec.ts';
+import { documentBytes, manifestChunkOf, parseManifestChunk, type ManifestChunk } from '../src/store/manifest.ts';
 import { openObjects, type ObjectBackend, type ObjectEncoding } from '../src/store/objects.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
@@ -23,7 +24,7 @@ import { DiskCache, isAbsentFile, type DiskCacheStats } from './disk-cache.ts';
 import { BodyCache, type WorkObserver } from './encoding.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { Once, OnceCache, Semaphore, type CacheLookups, type CacheStats } from './lru.ts';
-import { Releases } from './release.ts';
+import { Releases, type Release } from './release.ts';
 
 /**
  * The bounds of the gateway's memory (docs/deployment.md, "Memory and disk"). Parsed values (state
@@ -39,10 +40,12 @@ export interface CatalogLimits {
   readonly composedDiskBytes?: number;
   /** Parsed state roots. Default 8 MiB. */
   readonly stateRootBytes?: number;
-  /** Small write-once files (objects, their precompressed copies, a release's public files). Default 16 MiB. */
+  /** Small write-once bodies (objects, their precompressed copies, a release's documents at its tip). Default 16 MiB. */
   readonly fileBytes?: number;
   /** Parsed package-index chunks. Default 4 MiB. */
   readonly indexChunkBytes?: number;
+  /** Parsed chunks of the releases' manifests. Default 8 MiB. */
+  readonly manifestChunkBytes?: number;
   /** Parsed record and transitive chunks (half each). Default 16 MiB. */
   readonly recordChunkBytes?: number;
   /** Bundles being assembled from their chunks at once; the others wait. Default 4. */
@@ -62,6 +65,7 @@ export const DEFAULT_LIMITS: Required<CatalogLimits> = {
   stateRootBytes: 8 * MiB,
   fileBytes: 16 * MiB,
   indexChunkBytes: 4 * MiB,
+  manifestChunkBytes: 8 * MiB,
   recordChunkBytes: 16 * MiB,
   assemblies: 4,
   compressions: 2,
@@ -86,7 +90,7 @@ export interface CatalogOptions {
 
 /** What every cache holds against its bound, and the work in progress (the health endpoint reports it). */
 export interface CatalogStats {
-  readonly memory: Readonly<Record<'bodies' | 'composed' | 'files' | 'stateRoots' | 'indexChunks' | 'recordChunks' | 'transitiveChunks', CacheStats>> & { readonly accelFacts?: CacheStats };
+  readonly memory: Readonly<Record<'bodies' | 'composed' | 'files' | 'stateRoots' | 'indexChunks' | 'manifestChunks' | 'recordChunks' | 'transitiveChunks', CacheStats>> & { readonly accelFacts?: CacheStats };
   /** The files under `<out>/cache/`, against their cap. */
   readonly disk: DiskCacheStats;
   readonly work: Readonly<Record<'assemblies' | 'compressions' | 'compositions', { running: number; waiting: number; size: number }>>;
@@ -121,6 +125,7 @@ export class Catalog {
   readonly #roots: OnceCache<{ size: number; root: StateRoot }>;
   readonly #files: OnceCache<{ bytes: Buffer | null }>;
   readonly #indexChunks: OnceCache<{ size: number; entries: Record<string, PackageIndexEntry> }>;
+  readonly #manifestChunks: OnceCache<{ size: number; entries: ManifestChunk }>;
   readonly #recordChunks: OnceCache<{ size: number; items: Map<string, PackageRecord> }>;
   readonly #transitiveChunks: OnceCache<{ size: number; items: Map<string, TransitiveAdvisory[]> }>;
 
@@ -143,6 +148,7 @@ export class Catalog {
     this.#roots = new OnceCache({ maxBytes: limits.stateRootBytes, sizeOf: sizedAsParsed });
     this.#files = new OnceCache({ maxBytes: limits.fileBytes, sizeOf: (entry, key) => 64 + key.length + (entry.bytes?.length ?? 0), maxEntryBytes: KEEP_FILE_MAX_BYTES + 4096 });
     this.#indexChunks = new OnceCache({ maxBytes: limits.indexChunkBytes, sizeOf: sizedAsParsed });
+    this.#manifestChunks = new OnceCache({ maxBytes: limits.manifestChunkBytes, sizeOf: sizedAsParsed });
     // Half each: a closure walk must not push out the transitive chunks, nor the other way round.
     this.#recordChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsParsed });
     this.#transitiveChunks = new OnceCache({ maxBytes: limits.recordChunkBytes / 2, sizeOf: sizedAsParsed });
@@ -187,6 +193,7 @@ export class Catalog {
         files: this.#files.stats(),
         stateRoots: this.#roots.stats(),
         indexChunks: this.#indexChunks.stats(),
+        manifestChunks: this.#manifestChunks.stats(),
         recordChunks: this.#recordChunks.stats(),
         transitiveChunks: this.#transitiveChunks.stats(),
         ...(this.accel ? { accelFacts: this.accel.stats() } : {}),
@@ -205,6 +212,7 @@ export class Catalog {
       files: { ...this.#files.stats(), ...this.#files.lookups() },
       state_roots: { ...this.#roots.stats(), ...this.#roots.lookups() },
       index_chunks: { ...this.#indexChunks.stats(), ...this.#indexChunks.lookups() },
+      manifest_chunks: { ...this.#manifestChunks.stats(), ...this.#manifestChunks.lookups() },
       record_chunks: { ...this.#recordChunks.stats(), ...this.#recordChunks.lookups() },
       transitive_chunks: { ...this.#transitiveChunks.stats(), ...this.#transitiveChunks.lookups() },
       ...(this.accel ? { accel_facts: this.accel.stats() } : {}),
@@ -213,17 +221,24 @@ export class Catalog {
   }
 
   /**
-   * A write-once file of the output (a file of a published release), null when it does not exist.
-   * Such a file never changes, so both answers are kept (small files only, bounded by size).
+   * The anonymous file `file` of a release (src/store/manifest.ts): its bytes at the release's tip,
+   * and a name these bytes always have (its object, and the tip when the tip's values are in it).
+   * Null when the release has no such file. Both never change, so the bytes are kept (small
+   * documents only, bounded by size, with the objects).
    */
-  async writeOnceFile(file: string): Promise<Buffer | null> {
-    const entry = await this.#files.get(file, async () => ({
-      bytes: await readFile(file).catch((error: NodeJS.ErrnoException) => {
-        if (isAbsentFile(error)) return null;
-        throw error;
-      }),
-    }));
-    return entry!.bytes;
+  async releaseDocument(release: Release, file: string): Promise<{ bytes: Buffer; name: string } | null> {
+    const ref = manifestChunkOf(release.manifest, file);
+    if (!ref || !release.info.tip) return null;
+    const chunk = await this.#manifestChunks.get(ref.object, async () => {
+      const bytes = await this.#object(ref.object);
+      return { size: bytes.length, entries: parseManifestChunk(bytes) };
+    });
+    const entry = Object.hasOwn(chunk!.entries, file) ? chunk!.entries[file] : null;
+    if (!entry) return null;
+    const tip = release.info.tip;
+    const name = entry.holes?.length ? `${entry.object}.${tip.sha}.${file}` : entry.object;
+    const kept = await this.#files.get(`document:${name}`, async () => ({ bytes: documentBytes(entry, await this.#object(entry.object), tip, file) }));
+    return { bytes: kept!.bytes!, name };
   }
 
   /**

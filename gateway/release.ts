@@ -5,13 +5,14 @@
  * (an id is never reused and a release directory never changes), the newest few only.
  */
 import type { CommitInfo } from '../src/compose/types.ts';
-import { currentReleaseIdSync, paths, readJson, type ReleaseInfo } from '../src/store/layout.ts';
+import { currentReleaseIdSync, paths, readJson, type ChunkRef, type ReleaseInfo } from '../src/store/layout.ts';
 
 export interface Release {
   readonly id: string;
-  /** `releases/<id>`: floating files are read from its `public/`. */
   readonly dir: string;
   readonly info: ReleaseInfo;
+  /** The chunks of its manifest: where each anonymous file's body is (src/store/manifest.ts). */
+  readonly manifest: readonly ChunkRef[];
   /** The first-parent chain, newest first. */
   readonly chain: readonly CommitInfo[];
   /** Name key to canonical spelling, for the packages present at the tip. */
@@ -25,15 +26,17 @@ const KEEP = 2;
 
 async function loadRelease(out: string, id: string): Promise<Release> {
   const dir = paths.release(out, id);
-  const [info, chain, names] = await Promise.all([
+  const [info, chain, names, manifest] = await Promise.all([
     readJson<ReleaseInfo>(paths.releaseInfo(dir)),
     readJson<CommitInfo[]>(paths.chain(dir)),
     readJson<Record<string, string>>(paths.names(dir)),
+    readJson<ChunkRef[]>(paths.manifest(dir)),
   ]);
   return {
     id,
     dir,
     info,
+    manifest,
     chain,
     names: new Map(Object.entries(names)),
     sortedShas: chain.map((commit) => commit.sha).sort(),

@@ -10,7 +10,7 @@
  * the file that holds the body, and nginx sends it.
  */
 import type { Request, Response } from 'express';
-import { weakEtag } from '../src/store/hash.ts';
+import { contentHash, weakEtag } from '../src/store/hash.ts';
 import { etagKey, type AccelBodies } from './accel.ts';
 import type { Catalog } from './catalog.ts';
 import { COMPRESS_MIN_BYTES, negotiateEncoding, type Encoding } from './encoding.ts';
@@ -47,10 +47,11 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
   if (answer.kind === 'bytes') {
     const encoding = encodingFor(wanted, answer.bytes.length);
     if (encoding === 'identity' && answer.file) return { file: answer.file, encoding, etag: answer.etag };
-    // Only content-addressed (sha-pinned) bodies are written to the cache: a floats-latest body changes with every release.
-    if (!answer.etag) return null;
+    // Only bodies with a name of their own are written to the cache: a sha-pinned body's ETag, a floats-latest document's object and tip.
+    const name = answer.etag ? etagKey(answer.etag) : answer.stableName && contentHash(answer.stableName);
+    if (!name) return null;
     const load = encoding === 'identity' ? async () => answer.bytes : () => catalog.bodies.compressed(answer.identity, encoding, async () => answer.bytes);
-    const file = await accel.materialize(etagKey(answer.etag), encoding, load);
+    const file = await accel.materialize(name, encoding, load);
     return file ? { file, encoding, etag: answer.etag } : null;
   }
   if (answer.kind === 'stored') {

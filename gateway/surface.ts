@@ -34,9 +34,11 @@ interface AnswerHeaders {
 export type Answer =
   /**
    * Bytes in memory. `identity` names them for the compressed-body cache (stable for these exact bytes);
-   * `file`, when set, is a file under the output directory holding exactly these bytes (accel.ts).
+   * `file`, when set, is a file under the output directory holding exactly these bytes; `stableName`,
+   * a name these exact bytes always have, whatever the release (a floats-latest document's object
+   * and tip), so that the X-Accel-Redirect mode may write them to its cache (accel.ts).
    */
-  | (AnswerHeaders & { readonly kind: 'bytes'; readonly bytes: Buffer; readonly identity: string; readonly etag?: string; readonly file?: string })
+  | (AnswerHeaders & { readonly kind: 'bytes'; readonly bytes: Buffer; readonly identity: string; readonly etag?: string; readonly file?: string; readonly stableName?: string })
   /** A StoredBody of a state root: assembled from its chunks once and kept (catalog.ts); its ETag is the body's. */
   | (AnswerHeaders & { readonly kind: 'stored'; readonly body: StoredBody })
   /** A content-addressed object, with `.br`/`.gz` siblings when the build wrote them. ETag `W/"<hash>"` unless given. */

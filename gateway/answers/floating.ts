@@ -1,11 +1,9 @@
-/** Resolvers of the floats-latest and alias rows: files the build wrote into the release's public/. */
-import { join } from 'node:path';
+/** Resolvers of the floats-latest and alias rows: the documents of the release's manifest. */
 import { badgeOptions, composeBadge } from '../../src/compose/badge.ts';
 import { composeRecentCommits } from '../../src/compose/commits.ts';
 import { nameKey, PART_NUMBER } from '../../src/grammar.ts';
 import { serialize } from '../../src/serialize.ts';
 import { contentHash } from '../../src/store/hash.ts';
-import { paths } from '../../src/store/layout.ts';
 import { CACHE } from '../../src/http/cache-control.ts';
 import type { QueryValues } from '../../src/surfaces/query.ts';
 import { fillTemplate, publicFileFor, queryDefault, surface, type SurfaceId } from '../../src/surfaces/registry.ts';
@@ -15,14 +13,11 @@ import { noCommitsFailure, unknownAdvisoryFailure, unknownPartFailure, type Answ
 
 /**
  * The public file of registry row `id` (with its parameters; the variant file of `query` when it
- * has one), as an Answer; null when the release has no such file. A published release never
- * changes, so its files are kept in memory like the write-once objects.
+ * has one) at the release's tip, as an Answer; null when the release has no such file.
  */
 export async function releaseFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}, query: QueryValues = {}): Promise<Answer | null> {
-  const file = fillTemplate(publicFileFor(surface(id), query), params);
-  const path = join(paths.public(release.dir), file);
-  const bytes = await catalog.writeOnceFile(path);
-  return bytes && { kind: 'bytes', bytes, identity: `release:${release.id}:${file}`, file: path };
+  const document = await catalog.releaseDocument(release, fillTemplate(publicFileFor(surface(id), query), params));
+  return document && { kind: 'bytes', bytes: document.bytes, identity: `document:${document.name}`, stableName: document.name };
 }
 
 /** The public file of registry row `id` (the variant file of `query` when it has one), which every release has. */

@@ -7,11 +7,8 @@
  *                                        (today's object backend: read and write them through objects.ts)
  *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
  *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
- *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
- *   <out>/releases/<id>/public/          the anonymous surfaces, servable by any static host
- *   <out>/releases/<id>/renditions.json  what each document was rendered from (build/publish.ts)
- *                                        (with `_headers`, the header rules for Netlify/Cloudflare Pages)
- *   <out>/releases/<id>/static/          header rules for nginx (src/http/static-rules.ts)
+ *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names, diagnostics)
+ *   <out>/releases/<id>/manifest.json    the anonymous files: path -> object, in chunks (manifest.ts)
  *   <out>/current -> releases/<id>       swapped atomically (rename) when a build publishes
  *   <out>/build/                         the build's private state (checkpoints, temp files)
  *   <out>/cache/                         the gateway's, bounded by a size cap (least recently used
@@ -37,8 +34,9 @@ import type { PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 /**
  * Version of this on-disk layout; a build refuses an output directory of another version.
  * 2: state roots keep records and transitive rollups as keyed chunks (per-package reads at any sha).
+ * 3: a release is a manifest of objects (src/store/manifest.ts), not a tree of files.
  */
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 
 /** A body stored as literal text and chunk references (see serializeSegments). */
 export interface StoredBody {
@@ -160,23 +158,18 @@ export const paths = {
   names: (releaseDir: string) => join(releaseDir, 'names.json'),
   /** Diagnostic[] of every commit on the chain, oldest first. */
   diagnostics: (releaseDir: string) => join(releaseDir, 'diagnostics.json'),
-  public: (releaseDir: string) => join(releaseDir, 'public'),
-  /**
-   * What each kept document of `public/` was rendered from (the digest of its inputs) and where
-   * the tip's values sit in it: the next build keeps a document whose inputs did not change
-   * (build/publish.ts). Private to the build.
-   */
-  renditions: (releaseDir: string) => join(releaseDir, 'renditions.json'),
-  /** A body many public files share (a badge), once per release under its content hash: those files are hard links to it. */
-  sharedBody: (releaseDir: string, hash: string) => join(releaseDir, 'shared', hash),
-  /** Paths inside `public/` besides the registry's public files: the header rules for Netlify / Cloudflare Pages. */
+  /** The release's manifest: its chunks, each `{ path: entry }` for the anonymous files (src/store/manifest.ts). */
+  manifest: (releaseDir: string) => join(releaseDir, 'manifest.json'),
+  /** A static export (`pkgcat export`): the anonymous files as a static host serves them. */
+  public: (exportDir: string) => join(exportDir, 'public'),
+  /** Paths inside an export's `public/` besides the registry's public files: the header rules for Netlify / Cloudflare Pages. */
   publicFile: {
     headers: () => '_headers',
   },
-  /** Header rules for nginx serving `public/` (standalone, and with misses sent to the gateway). */
+  /** Header rules for nginx serving an export's `public/` (standalone, and with misses sent to the gateway). */
   staticRules: {
-    nginx: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous.conf'),
-    nginxGateway: (releaseDir: string) => join(releaseDir, 'static', 'nginx-anonymous-gateway.conf'),
+    nginx: (exportDir: string) => join(exportDir, 'static', 'nginx-anonymous.conf'),
+    nginxGateway: (exportDir: string) => join(exportDir, 'static', 'nginx-anonymous-gateway.conf'),
   },
   /** The gateway's files, written on request and bounded by a size cap (gateway/disk-cache.ts). */
   cache: (out: string) => join(out, 'cache'),

@@ -1,11 +1,30 @@
 /** The build refuses to publish output that fails its own checks. */
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { BuildValidationError, validateRelease } from '../../build/validate.ts';
-import { currentReleaseId, paths } from '../../src/store/layout.ts';
+import { ChunkedCollection } from '../../build/chunks.ts';
+import { ObjectStore } from '../../build/objects.ts';
+import { currentReleaseId, paths, readJson, readObject, type ChunkRef } from '../../src/store/layout.ts';
+import { manifestEntries, renderManifestChunk, type ManifestEntry } from '../../src/store/manifest.ts';
+import { openObjects } from '../../src/store/objects.ts';
 import { build, temporaryDirectory } from '../helpers/catalog.ts';
 import { STORY } from './story.ts';
+
+/** A copy of the published release whose manifest `damage` changed (bodies it puts are stored as objects). */
+async function damagedCopy(out: string, damage: (entries: Map<string, ManifestEntry>, put: (body: string) => Promise<ManifestEntry>, body: (path: string) => Promise<string>) => Promise<void>): Promise<string> {
+  const published = paths.release(out, (await currentReleaseId(out))!);
+  const entries = new Map<string, ManifestEntry>();
+  for await (const [path, entry] of manifestEntries(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(published)))) entries.set(path, entry);
+  const store = new ObjectStore(out);
+  await damage(entries, async (text) => ({ object: await store.put(text) }), async (path) => (await readObject(out, entries.get(path)!.object)).toString('utf8'));
+  const damaged = `${await temporaryDirectory()}/release`;
+  await cp(published, damaged, { recursive: true });
+  const refs = await new ChunkedCollection(renderManifestChunk, entries).flush(store);
+  await store.settled();
+  await writeFile(paths.manifest(damaged), JSON.stringify(refs));
+  return damaged;
+}
 
 describe('validateRelease', () => {
   it('passes the release the build published, and names each problem of a damaged copy', async () => {
@@ -16,35 +35,34 @@ describe('validateRelease', () => {
     const published = paths.release(out, (await currentReleaseId(out))!);
     await expect(validateRelease(out, published)).resolves.toBeUndefined();
 
-    const damaged = `${await temporaryDirectory()}/release`;
-    await cp(published, damaged, { recursive: true });
-    await rm(`${paths.public(damaged)}/api/pkgs/curl.json`);
-    await writeFile(`${paths.public(damaged)}/api/pkgs/zlib.json`, '{"commitSha":"0000"}');
-    // A record of another commit, and a record with a field the wire schema does not have.
-    const openssl = JSON.parse(await readFile(`${paths.public(damaged)}/api/pkgs/openssl.json`, 'utf8'));
-    await writeFile(`${paths.public(damaged)}/api/pkgs/openssl.json`, JSON.stringify({ ...openssl, commitSha: shas[0] }));
-    await writeFile(`${paths.public(damaged)}/api/pkgs/ZLIB.json`, JSON.stringify({ ...openssl, package: { ...openssl.package, internalNote: 'x' } }));
-    await writeFile(`${paths.public(damaged)}/api/pkgs/notes.txt`, 'not a surface');
-    // A badge cut short, and a variant badge missing.
-    const badge = await readFile(`${paths.public(damaged)}/api/pkgs/zlib/badge.svg`, 'utf8');
-    await writeFile(`${paths.public(damaged)}/api/pkgs/zlib/badge.svg`, badge.slice(0, 100));
-    await rm(`${paths.public(damaged)}/api/pkgs/openssl/badge.advisories.svg`);
-    await rm(`${paths.public(damaged)}/pkgs/curl.md`);
-    await rm(`${paths.public(damaged)}/llms.txt`);
+    const damaged = await damagedCopy(out, async (entries, put, body) => {
+      entries.delete('api/pkgs/curl.json');
+      entries.set('api/pkgs/zlib.json', await put('{"commitSha":"0000"}'));
+      // A record of another commit, and a record with a field the wire schema does not have.
+      const openssl = JSON.parse(await body('api/pkgs/openssl.json'));
+      entries.set('api/pkgs/openssl.json', await put(JSON.stringify({ ...openssl, commitSha: shas[0] })));
+      entries.set('api/pkgs/ZLIB.json', await put(JSON.stringify({ ...openssl, commitSha: shas.at(-1), package: { ...openssl.package, internalNote: 'x' } })));
+      entries.set('api/pkgs/notes.txt', await put('not a surface'));
+      // A badge cut short, and a variant badge missing.
+      entries.set('api/pkgs/zlib/badge.svg', await put((await body('api/pkgs/zlib/badge.svg')).slice(0, 100)));
+      entries.delete('api/pkgs/openssl/badge.advisories.svg');
+      entries.delete('pkgs/curl.md');
+      entries.delete('llms.txt');
+    });
     await rm(paths.state(out, shas[2]));
     const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BuildValidationError);
     expect([...(error as BuildValidationError).problems].sort()).toEqual([
+      'api/pkgs/ZLIB.json does not match the PackageEnvelope schema: package: Unrecognized key: "internalNote"',
+      'api/pkgs/curl.json is missing',
+      'api/pkgs/notes.txt is no surface\'s file',
+      'api/pkgs/openssl.json is not openssl at the tip',
+      'api/pkgs/openssl/badge.advisories.svg is missing',
+      'api/pkgs/zlib.json does not match the PackageEnvelope schema: schemaVersion: Invalid input: expected 1; commitSha: Invalid string: must match pattern /^[0-9a-f]{40}$/; pushedAt: Invalid input: expected string, received undefined; package: Invalid input: expected object, received undefined',
+      'api/pkgs/zlib/badge.svg is not an image/svg+xml body',
       `commit ${shas[2]} has no state`,
-      'public/api/pkgs/ZLIB.json does not match the PackageEnvelope schema: package: Unrecognized key: "internalNote"',
-      'public/api/pkgs/curl.json is missing',
-      'public/api/pkgs/notes.txt is no surface\'s file',
-      'public/api/pkgs/openssl.json is not openssl at the tip',
-      'public/api/pkgs/openssl/badge.advisories.svg is missing',
-      'public/api/pkgs/zlib.json does not match the PackageEnvelope schema: schemaVersion: Invalid input: expected 1; commitSha: Invalid string: must match pattern /^[0-9a-f]{40}$/; pushedAt: Invalid input: expected string, received undefined; package: Invalid input: expected object, received undefined',
-      'public/api/pkgs/zlib/badge.svg is not an image/svg+xml body',
-      'public/llms.txt is missing',
-      'the markdown mirror of curl is missing from public/',
+      'llms.txt is missing',
+      'the markdown mirror of curl is missing',
     ]);
   });
 
@@ -53,14 +71,13 @@ describe('validateRelease', () => {
     const out = `${await temporaryDirectory()}/out`;
     await createCatalogRepo(repo, STORY);
     await build(repo, out);
-    const damaged = `${await temporaryDirectory()}/release`;
-    await cp(paths.release(out, (await currentReleaseId(out))!), damaged, { recursive: true });
-    const file = `${paths.public(damaged)}/api/pkgs/openapi.json`;
-    const document = JSON.parse(await readFile(file, 'utf8'));
-    document.info.version = '2.0.0';
-    delete document.paths['/api/pkgs/recent-commits.json'];
-    document.paths['/api/pkgs/{name}.json'].get.responses['200'].content['application/json'].example.package.internalNote = 'x';
-    await writeFile(file, JSON.stringify(document));
+    const damaged = await damagedCopy(out, async (entries, put, body) => {
+      const document = JSON.parse(await body('api/pkgs/openapi.json'));
+      document.info.version = '2.0.0';
+      delete document.paths['/api/pkgs/recent-commits.json'];
+      document.paths['/api/pkgs/{name}.json'].get.responses['200'].content['application/json'].example.package.internalNote = 'x';
+      entries.set('api/pkgs/openapi.json', await put(JSON.stringify(document)));
+    });
     const error = await validateRelease(out, damaged).catch((caught: unknown) => caught);
     expect((error as BuildValidationError).problems).toEqual([
       'the OpenAPI document is not version 3.1.0 of API 1.0.0',

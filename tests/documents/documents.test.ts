@@ -11,6 +11,7 @@ import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { send, startGateway, type Gateway } from '../gateway/harness.ts';
 import { CACHE_CONTROL, DOCUMENT_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../helpers/spec.ts';
 import { buildDocumentsStory, DOCUMENTS_STORY, type DocumentsFixture } from './story.ts';
+import { exportedFile } from '../helpers/catalog.ts';
 
 /** The site URL the story is built for: the build's default, `pkgcat serve`'s address. */
 const SITE = 'http://127.0.0.1:8080';
@@ -36,7 +37,7 @@ const text = async (path: string) => {
 };
 
 async function publicFile(file: string): Promise<Buffer> {
-  return readFile(join(paths.public(paths.release(fx.out, (await currentReleaseId(fx.out))!)), file));
+  return exportedFile(fx.out, file);
 }
 
 /** Lines a manifest adds to git's count: the catalog writer writes `JSON.stringify(manifest, null, 2)` and a newline. */

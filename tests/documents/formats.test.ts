@@ -17,6 +17,7 @@ import { composeLlmsTxt, llmsFullParts } from '../../src/compose/llms.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import type { PackageRecord } from '../../src/schemas/wire.ts';
 import { buildDocumentsStory, DOCUMENTS_STORY, type DocumentsFixture } from './story.ts';
+import { exported } from '../helpers/catalog.ts';
 
 const SITE = 'http://127.0.0.1:8080';
 const SITEMAP_XSD = join(import.meta.dirname, 'sitemap.xsd');
@@ -39,7 +40,7 @@ let publicDir: string;
 
 beforeAll(async () => {
   fx = await buildDocumentsStory();
-  publicDir = paths.public(paths.release(fx.out, (await currentReleaseId(fx.out))!));
+  publicDir = paths.public((await exported(fx.out))!);
 });
 
 afterAll(async () => {
@@ -183,7 +184,7 @@ describe('Atom feeds', () => {
 describe('byte-stability', () => {
   /** The documents of a release: every public file but the JSON API's. */
   async function documents(out: string): Promise<Map<string, Buffer>> {
-    const dir = paths.public(paths.release(out, (await currentReleaseId(out))!));
+    const dir = paths.public((await exported(out))!);
     const files = new Map<string, Buffer>();
     for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
       const path = join(entry.parentPath, entry.name).slice(dir.length + 1);

@@ -1,16 +1,19 @@
 /**
- * A commit costs what it changes (build/publish.ts): each build publishes one release, and a
- * document whose inputs did not change is kept from the release before it, as it was (a package's
- * mirror, an advisory's page), or with the new tip's values spliced in where the document must
- * carry the tip (a package page embeds its envelope; a floating SBOM names its commit). Only the
- * documents of what the commit touched, and those of the whole catalog, are rendered again.
+ * A commit costs what it changes (build/publish.ts): each build publishes one release, a manifest
+ * of objects, and a document whose inputs did not change keeps its entry from the release before:
+ * the same object, and where the document carries the tip (an envelope, the package page that
+ * embeds it, a floating SBOM) the same holes, which the gateway and the export fill with the new
+ * tip. Only the documents of what the commit touched, and those of the whole catalog whose bytes
+ * changed, are rendered again.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
-import { paths } from '../../src/store/layout.ts';
+import { paths, readJson, readObject, type ChunkRef, type ReleaseInfo } from '../../src/store/layout.ts';
+import { documentBytes, manifestEntries, type ManifestEntry } from '../../src/store/manifest.ts';
+import { openObjects } from '../../src/store/objects.ts';
 import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { DOCUMENTS_STORY } from './story.ts';
 
@@ -31,8 +34,20 @@ const LOOKALIKE_TEXT = 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0 2999-01-01T01:0
 const LOOKALIKE = { message: 'Add lookalike', time: hoursLater(4.5), files: { 'packages/lookalike/manifest.json': manifest('lookalike', { version: '1.0.0', description: LOOKALIKE_TEXT }) } };
 
 const build = () => buildCatalog({ repo: join(dir, 'catalog'), out, progress: false, log: () => {} });
-const file = (release: string, path: string) => readFile(join(paths.public(paths.release(out, release)), path), 'utf8');
-const inode = async (release: string, path: string) => (await stat(join(paths.public(paths.release(out, release)), path))).ino;
+
+/** The manifest of a release: path → entry (src/store/manifest.ts). */
+async function manifestOf(release: string): Promise<Map<string, ManifestEntry>> {
+  const entries = new Map<string, ManifestEntry>();
+  for await (const [path, entry] of manifestEntries(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(paths.release(out, release))))) entries.set(path, entry);
+  return entries;
+}
+
+/** The body of `path` as a release serves it: the stored bytes with the release's tip in their holes. */
+async function file(release: string, path: string): Promise<string> {
+  const entry = (await manifestOf(release)).get(path)!;
+  const { tip } = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, release)));
+  return documentBytes(entry, await readObject(out, entry.object), tip!, path).toString('utf8');
+}
 
 beforeAll(async () => {
   dir = await temporaryDirectory('pkgcat-publish-');
@@ -51,35 +66,49 @@ afterAll(async () => {
   await import('node:fs/promises').then(({ rm }) => rm(dir, { recursive: true, force: true }));
 });
 
-it('a leaf\'s version bump renders its own documents and those of the whole catalog, and keeps or splices every other', () => {
-  // The story has 9 packages (`bundle` is shadowed under /api/pkgs/: no record file, SBOM or badge there) and 3 active advisories.
-  expect(bumped.published).toEqual({
-    // leftpad's page, mirror and SBOM; lookalike's SBOM; the search and changes pages, both feeds, llms.txt, the sitemap, recent-commits and the OpenAPI document
-    // (llms-full.txt and its one part, /llms-full/1.txt, are the same bytes: one shared file, linked twice).
-    rendered: 3 + 1 + 8,
-    // The 8 other packages' mirrors, the 3 advisories' pages and mirrors.
-    reused: 8 + 3 + 3,
-    // The 8 envelopes; the 8 other package pages (each embeds its envelope); the 6 other SBOMs.
-    spliced: 8 + 8 + 6,
-    filesWritten: expect.any(Number),
-    bytesWritten: expect.any(Number),
-    filesLinked: expect.any(Number),
-  });
-  // What was written: the 32 documents above, the release's own files and the distinct badges; nothing else.
-  expect(bumped.published!.filesWritten).toBeLessThan(13 + 22 + 8 + 10);
+it('a leaf\'s version bump renders its own documents and those of the whole catalog that changed, and keeps every other entry as it was', async () => {
+  const [old, now] = [await manifestOf(before), await manifestOf(after)];
+  expect([...now.keys()].sort()).toEqual([...old.keys()].sort());
+  const changed = [...now].filter(([path, entry]) => JSON.stringify(entry) !== JSON.stringify(old.get(path))).map(([path]) => path).sort();
+  expect(changed).toEqual([
+    // leftpad's envelope and SBOM (its record changed).
+    'api/pkgs/leftpad.json',
+    'api/pkgs/leftpad/sbom.json',
+    // lookalike's envelope and SBOM: rendered at each tip (the last test).
+    'api/pkgs/lookalike.json',
+    'api/pkgs/lookalike/sbom.json',
+    // Documents of the whole catalog whose bytes changed: the OpenAPI document's examples, recent commits, the
+    // changes and search pages, llms-full (its one part, also served as /llms-full.txt), llms.txt, both feeds.
+    'api/pkgs/openapi.json',
+    'api/pkgs/recent-commits.json',
+    'changes.html',
+    'index.html',
+    'llms-full.txt',
+    'llms-full/1.txt',
+    'llms.txt',
+    'pkgs/advisories.xml',
+    'pkgs/changes.xml',
+    // leftpad's page and mirror; lookalike's page (rendered at each tip).
+    'pkgs/leftpad.html',
+    'pkgs/leftpad.md',
+    'pkgs/lookalike.html',
+  ]);
+  expect(bumped.published).toEqual({ rendered: changed.length, kept: now.size - changed.length, filesWritten: expect.any(Number), bytesWritten: expect.any(Number) });
 });
 
-it('keeps a document whose inputs did not change as the very same file', async () => {
-  for (const path of ['pkgs/zlib.md', 'pkgs/curl.md', 'advisories/ZLIB-2026-1.md', 'advisories/ZLIB-2026-1.html']) {
-    const kept = await readdir(join(paths.public(paths.release(out, after)), path.split('/')[0]));
-    expect(kept).toContain(path.split('/')[1]);
-    expect(await inode(after, path)).toBe(await inode(before, path));
-  }
-  expect(await inode(after, 'pkgs/leftpad.md')).not.toBe(await inode(before, 'pkgs/leftpad.md'));
+it('keeps a document whose inputs did not change as the very same object', async () => {
+  const [old, now] = [await manifestOf(before), await manifestOf(after)];
+  for (const path of ['pkgs/zlib.md', 'pkgs/curl.md', 'advisories/ZLIB-2026-1.md', 'advisories/ZLIB-2026-1.html']) expect(now.get(path)).toEqual(old.get(path));
+  expect(now.get('pkgs/leftpad.md')!.object).not.toBe(old.get('pkgs/leftpad.md')!.object);
   expect(await file(after, 'pkgs/leftpad.md')).toContain('- **Version:** 1.0.1');
 });
 
-it('splices the new tip into a package page\'s envelope and a floating SBOM, and changes nothing else of them', async () => {
+it('keeps a package page\'s envelope and a floating SBOM as they were, and serves them with the new tip in their holes, nothing else changed', async () => {
+  const [old, now] = [await manifestOf(before), await manifestOf(after)];
+  for (const path of ['api/pkgs/zlib.json', 'pkgs/zlib.html', 'api/pkgs/curl/sbom.json']) {
+    expect(now.get(path)).toEqual(old.get(path));
+    expect(now.get(path)!.holes!.map(([, , hole]) => hole).sort()).toEqual(path.endsWith('sbom.json') ? ['pushedAt', 'serialNumber', 'sha', 'timestamp'] : ['pushedAt', 'sha']);
+  }
   const [tipBefore, tip] = [shas.at(-2)!, shas.at(-1)!];
   const envelope = await file(after, 'api/pkgs/zlib.json');
   expect(JSON.parse(envelope).commitSha).toBe(tip);
@@ -96,8 +125,14 @@ it('splices the new tip into a package page\'s envelope and a floating SBOM, and
   expect(sbom.components).toEqual(sbomBefore.components);
 });
 
-it('composes at each tip an SBOM whose catalog text looks like the tip\'s stand-in, and keeps that text as it is', async () => {
+it('renders at each tip the documents whose catalog text looks like the tip\'s stand-in, and keeps that text as it is', async () => {
+  const [old, now] = [await manifestOf(before), await manifestOf(after)];
+  for (const path of ['api/pkgs/lookalike.json', 'pkgs/lookalike.html', 'api/pkgs/lookalike/sbom.json']) {
+    expect(now.get(path)!.holes, path).toBeUndefined();
+    expect(now.get(path)!.object, path).not.toBe(old.get(path)!.object);
+  }
   const sbom = JSON.parse(await file(after, 'api/pkgs/lookalike/sbom.json'));
   expect(sbom.metadata.component.description).toBe(LOOKALIKE_TEXT);
   expect(sbom.metadata.properties).toContainEqual({ name: 'pkgcat:commit', value: shas.at(-1) });
+  expect(JSON.parse(await file(after, 'api/pkgs/lookalike.json')).package.description).toBe(LOOKALIKE_TEXT);
 });

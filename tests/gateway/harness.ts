@@ -11,6 +11,7 @@ import { startServer, type RunningServer, type ServerOptions } from '../../gatew
 import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { buildFixture, type Fixture } from './fixtures.ts';
+import { exportedFile } from '../helpers/catalog.ts';
 
 export const USER = { username: 'alice', password: 'correct horse battery staple' } as const;
 const SECRET = 'gateway-test-secret-gateway-test-secret-0123456789';
@@ -109,9 +110,8 @@ export function rawGet(base: string, path: string, headers: Record<string, strin
 
 /** The bytes the build wrote for each surface: what the gateway must answer, byte for byte. */
 export const expected = {
-  async publicFile(out: string, file: string): Promise<Buffer> {
-    const id = await currentReleaseId(out);
-    return readFile(join(paths.public(paths.release(out, id!)), file));
+  publicFile(out: string, file: string): Promise<Buffer> {
+    return exportedFile(out, file);
   },
   packageRecord(out: string, canonical: string): Promise<Buffer> {
     return expected.publicFile(out, `api/pkgs/${canonical}.json`);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
+import { exportRelease } from '../../build/export.ts';
 import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
 import { createHash } from 'node:crypto';
 
@@ -99,12 +100,35 @@ export async function versionsOf(out: string, sha: string, name: string): Promis
   return entry?.versions ? JSON.parse((await readObject(out, entry.versions)).toString('utf8')) : null;
 }
 
-/** The files of the published release's public tree, path → bytes. */
-export async function publicFiles(out: string): Promise<Map<string, string>> {
+/** The static export of each published release (`pkgcat export`), made once per release. */
+const exports = new Map<string, Promise<string>>();
+
+/** The directory `pkgcat export` wrote the published release of `out` into; null when nothing is published. */
+export async function exported(out: string): Promise<string | null> {
   const id = await currentReleaseId(out);
+  if (!id) return null;
+  let dir = exports.get(`${out}\0${id}`);
+  if (!dir) {
+    dir = temporaryDirectory('pkgcat-export-').then(async (made) => (await exportRelease(out, made), made));
+    exports.set(`${out}\0${id}`, dir);
+  }
+  return dir;
+}
+
+/** One anonymous file of the published release, as `pkgcat export` writes it for a static host. */
+export async function exportedFile(out: string, file: string): Promise<Buffer> {
+  return readFile(join(paths.public((await exported(out))!), file));
+}
+
+/**
+ * The anonymous files of the published release, path → text, as `pkgcat export` writes them for a
+ * static host (its `public/` tree, `_headers` included).
+ */
+export async function publicFiles(out: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  if (!id) return files;
-  const root = paths.public(paths.release(out, id));
+  const dir = await exported(out);
+  if (!dir) return files;
+  const root = paths.public(dir);
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = join(entry.parentPath, entry.name);

@@ -1,0 +1,83 @@
+/**
+ * A release's manifest: every anonymous file of the release (the registry's public files, by path)
+ * and the object that holds its body. A release is this manifest, not a tree of files, so a commit
+ * writes the documents it changed and the manifest chunks that name them, nothing else.
+ *
+ * The manifest is a keyed collection cut into content-addressed chunks like a state's records
+ * (build/chunks.ts): `manifest.json` of a release lists the chunks (first path, object), and each
+ * chunk is a JSON object `{ [path]: ManifestEntry }`. An entry never names the tip: a document that
+ * carries it is stored with the values of the tip it was rendered at, and `holes` says where they
+ * sit; a reader puts the current tip's values there (src/compose/tip-values.ts). So an unchanged
+ * document keeps its entry, and its chunk, from one release to the next.
+ */
+import { tipValues } from '../compose/tip-values.ts';
+import type { CommitInfo } from '../compose/types.ts';
+import { publicFileOwner } from '../surfaces/registry.ts';
+import type { ChunkRef } from './layout.ts';
+import { findChunk } from './layout.ts';
+import { readStoredObject, type ObjectBackend } from './objects.ts';
+
+/** Where a tip's value sits in a stored body: [byte offset, byte length, hole name] (tip-values.ts), in order. */
+export type HoleSpan = [number, number, string];
+
+export interface ManifestEntry {
+  /** The object holding the body (with the values of the tip it was rendered at, when it has holes). */
+  readonly object: string;
+  readonly holes?: readonly HoleSpan[];
+  /**
+   * What the document was rendered from: the digest of its inputs and of the code (build/publish.ts
+   * renders it again only when that changes), and the inputs a traced document read. Absent: a
+   * document rendered for every release.
+   */
+  readonly key?: string;
+  readonly reads?: readonly string[];
+}
+
+/** The entries of one manifest chunk, by path. */
+export type ManifestChunk = Record<string, ManifestEntry>;
+
+/** The text of a manifest chunk (what the build stores, and `parseManifestChunk` reads). */
+export const renderManifestChunk = (entries: [string, ManifestEntry][]): string => JSON.stringify(Object.fromEntries(entries));
+
+export const parseManifestChunk = (bytes: Buffer): ManifestChunk => JSON.parse(bytes.toString('utf8')) as ManifestChunk;
+
+/** The chunk of `refs` that would hold `file`. */
+export const manifestChunkOf = (refs: readonly ChunkRef[], file: string): ChunkRef | null => findChunk(refs, file);
+
+/** `stored` with `values` in place of the values in its holes, and where they now sit. */
+export function spliceHoles(stored: Buffer, spans: readonly HoleSpan[], values: Readonly<Record<string, string>>): { bytes: Buffer; holes: HoleSpan[] } {
+  const parts: Buffer[] = [];
+  const holes: HoleSpan[] = [];
+  let from = 0;
+  let at = 0;
+  for (const [start, length, hole] of spans) {
+    parts.push(stored.subarray(from, start));
+    at += start - from;
+    const value = values[hole];
+    if (value === undefined) throw new Error(`a stored document has a hole "${hole}" the tip gives no value for`);
+    const bytes = Buffer.from(value, 'utf8');
+    holes.push([at, bytes.length, hole]);
+    parts.push(bytes);
+    at += bytes.length;
+    from = start + length;
+  }
+  parts.push(stored.subarray(from));
+  return { bytes: Buffer.concat(parts), holes };
+}
+
+/** The tip's values for the document at `file` (a package's document gets its name's serial number). */
+export function tipValuesOf(tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: string): Record<string, string> {
+  return tipValues(tip, publicFileOwner(file)?.params.name);
+}
+
+/** The body of `file` at `tip`: the stored bytes, with the tip's values in their holes. */
+export function documentBytes(entry: ManifestEntry, stored: Buffer, tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: string): Buffer {
+  return entry.holes?.length ? spliceHoles(stored, entry.holes, tipValuesOf(tip, file)).bytes : stored;
+}
+
+/** Every entry of a manifest, in path order (the static export, the release's checks). */
+export async function* manifestEntries(objects: ObjectBackend, refs: readonly ChunkRef[]): AsyncIterable<[string, ManifestEntry]> {
+  for (const ref of refs) {
+    yield* Object.entries(parseManifestChunk(await readStoredObject(objects, ref.object)));
+  }
+}
