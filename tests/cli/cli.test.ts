@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, stat, readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
-import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
+import { exportedFile, hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { cleanEnv, PKGCAT, pkgcat } from './run.ts';
 
 describe('pkgcat build on unusable input: exit 1 and one line saying why', () => {
@@ -36,10 +36,10 @@ describe('pkgcat build on unusable input: exit 1 and one line saying why', () =>
     const out = `${await temporaryDirectory()}/out`;
     await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
     expect((await pkgcat(['build', '--repo', repo, '--out', out, '--quiet'])).code).toBe(0);
-    const before = await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8');
+    const before = (await exportedFile(out, 'api/pkgs/zlib.json')).toString('utf8');
     await git(repo, ['branch', '-m', 'main', 'trunk']);
     expect((await pkgcat(['build', '--repo', repo, '--out', out])).code).toBe(1);
-    expect(await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8')).toBe(before);
+    expect((await exportedFile(out, 'api/pkgs/zlib.json')).toString('utf8')).toBe(before);
   });
 });
 
@@ -49,7 +49,7 @@ describe('pkgcat build that runs out of memory', () => {
     const out = `${await temporaryDirectory()}/out`;
     await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
     expect((await pkgcat(['build', '--repo', repo, '--out', out, '--quiet'])).code).toBe(0);
-    const before = await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8');
+    const before = (await exportedFile(out, 'api/pkgs/zlib.json')).toString('utf8');
     // Two packages of 50,000 dependencies each (within every limit) need more than a 32 MB heap.
     const dependencies = Array.from({ length: 50_000 }, (_, index) => `dependency-${'x'.repeat(40)}-${index}`);
     await appendCommits(repo, [{
@@ -59,7 +59,7 @@ describe('pkgcat build that runs out of memory', () => {
     }]);
     const result = await pkgcat(['build', '--repo', repo, '--out', out, '--quiet'], { env: cleanEnv({ NODE_OPTIONS: '--max-old-space-size=32' }) });
     expect(result).toMatchObject({ code: 1, stderr: 'pkgcat: the build ran out of memory; give it more with NODE_OPTIONS=--max-old-space-size=<megabytes>\n' });
-    expect(await readFile(`${out}/current/public/api/pkgs/zlib.json`, 'utf8')).toBe(before);
+    expect((await exportedFile(out, 'api/pkgs/zlib.json')).toString('utf8')).toBe(before);
   });
 });
 

@@ -14,7 +14,7 @@ import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { startServeProcess, type ServeProcess } from '../../bench/helpers/serve-process.ts';
 import { paths } from '../../src/store/layout.ts';
 import { expected } from '../gateway/harness.ts';
-import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
+import { exportedFile, hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 import { cleanEnv, lockHolder, pkgcat } from './run.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -141,7 +141,7 @@ describe('SIGTERM with requests in flight', () => {
     const serve: ServeProcess = await startServeProcess(['--out', out, '--repo', repo], cleanEnv());
     try {
       await serve.waitForLog(/published [0-9a-f]{12}/);
-      const record = await readFile(join(paths.public(paths.release(out, (await releaseFile(out, 'release.json')).id)), 'index.html'));
+      const record = await exportedFile(out, 'index.html');
       expect(record.length).toBeGreaterThan(8_000_000);
 
       const held = await Promise.all(Array.from({ length: 4 }, () => heldGet(`${serve.url}/`)));

@@ -114,15 +114,19 @@ async function expectSentByGateway(path: string, encoding: string, signedIn = tr
 }
 
 describe('X-Accel-Redirect mode: floats-latest', () => {
-  it('redirects a package record sent uncompressed to the release\'s public file, whatever the spelling', async () => {
-    expect(await expectRedirected('/api/pkgs/curl.json', 'identity', { signedIn: false })).toBe(`releases/${release}/public/api/pkgs/curl.json`);
-    expect(await expectRedirected('/api/pkgs/sqlite.json', 'identity', { signedIn: false })).toBe(`releases/${release}/public/api/pkgs/SQLite.json`);
-    expect(await expectRedirected('/api/pkgs/recent-commits.json', 'identity', { signedIn: false })).toBe(`releases/${release}/public/api/pkgs/recent-commits.json`);
+  it('redirects a floats-latest document to a file of its very bytes, written once under cache/bodies, whatever the spelling and the encoding', async () => {
+    const curl = await expectRedirected('/api/pkgs/curl.json', 'identity', { signedIn: false });
+    expect(curl).toMatch(/^cache\/bodies\/[0-9a-f]{64}\.json$/);
+    expect(await expectRedirected('/api/pkgs/curl.json', 'identity', { signedIn: false })).toBe(curl);
+    const sqlite = await expectRedirected('/api/pkgs/sqlite.json', 'identity', { signedIn: false });
+    expect(await expectRedirected('/api/pkgs/SQLite.json', 'identity', { signedIn: false })).toBe(sqlite);
+    expect(sqlite).not.toBe(curl);
+    expect(await expectRedirected('/api/pkgs/curl.json', 'br', { signedIn: false })).toBe(`${curl}.br`);
+    expect(await expectRedirected('/api/pkgs/recent-commits.json', 'identity', { signedIn: false })).toMatch(/^cache\/bodies\/[0-9a-f]{64}\.json$/);
+    expect(await expectRedirected('/pkgs/curl.md', 'identity', { signedIn: false })).toMatch(/^cache\/bodies\/[0-9a-f]{64}\.json$/);
   });
 
-  it('sends what is no file itself: a record compressed, recent commits with another limit', async () => {
-    const curl = await expectSentByGateway('/api/pkgs/curl.json', 'br', false);
-    expect(curl.headers['content-encoding']).toBe('br');
+  it('sends what has no name of its own itself: recent commits with another limit', async () => {
     await expectSentByGateway('/api/pkgs/recent-commits.json?limit=5', 'identity', false);
   });
 

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderNginxAccelFront, renderNginxRules } from '../../src/http/static-rules.ts';
-import { currentReleaseId, paths } from '../../src/store/layout.ts';
+import { paths } from '../../src/store/layout.ts';
+import { exported } from '../helpers/catalog.ts';
 import { findNginx, startNginx, type Nginx } from '../../bench/helpers/nginx.ts';
 import { AT, buildFixture, type Fixture } from './fixtures.ts';
 import { rawGet, startGateway, type Gateway, signIn } from './harness.ts';
@@ -58,11 +59,10 @@ describe.skipIf(binary === null)('through nginx', () => {
     gateway = await startGateway(fx.out, join(fx.dir, 'plain'));
     accel = await startGateway(fx.out, join(fx.dir, 'accel'), { accelRedirect: PREFIX });
     cookie = await gateway.signIn();
-    const release = paths.release(fx.out, (await currentReleaseId(fx.out))!);
-    const current = paths.current(fx.out);
-    // The build's own files are included, so this checks what it wrote as much as the renderer.
-    expect(await readFile(paths.staticRules.nginx(release), 'utf8')).toBe(renderNginxRules());
-    expect(await readFile(paths.staticRules.nginxGateway(release), 'utf8')).toBe(renderNginxRules({ flavour: 'gateway' }));
+    // A static host serves the release as pkgcat export writes it, with the export's own rules, so this checks what it wrote as much as the renderer.
+    const current = (await exported(fx.out))!;
+    expect(await readFile(paths.staticRules.nginx(current), 'utf8')).toBe(renderNginxRules());
+    expect(await readFile(paths.staticRules.nginxGateway(current), 'utf8')).toBe(renderNginxRules({ flavour: 'gateway' }));
     const gatewayPort = new URL(gateway.url).port;
     const accelPort = new URL(accel.url).port;
     // One nginx per server block: each needs a free port of its own.
@@ -216,7 +216,7 @@ describe.skipIf(binary === null)('through nginx', () => {
     });
 
     it('does not serve the internal location to a client', async () => {
-      const reply = await rawGet(nginx.url, `${PREFIX}/current/public/api/pkgs/curl.json`);
+      const reply = await rawGet(nginx.url, `${PREFIX}/current/release.json`);
       expect(reply.status).not.toBe(200);
     });
   });

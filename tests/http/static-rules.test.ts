@@ -7,16 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderHeadersFile, renderNginxAccelLocation, renderNginxRules, STATIC_SURFACES, staticSurfaceOf, staticSurfaceOfFile } from '../../src/http/static-rules.ts';
-import { currentReleaseId, paths } from '../../src/store/layout.ts';
+import { paths } from '../../src/store/layout.ts';
+import { exported } from '../helpers/catalog.ts';
 import { buildFixture, type Fixture } from '../gateway/fixtures.ts';
 import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, HTML_CONTENT_TYPE, JSON_CONTENT_TYPE, SVG_CONTENT_TYPE } from '../helpers/spec.ts';
 
 let fx: Fixture;
+/** The static export of the fixture's release (pkgcat export). */
 let release: string;
 
 beforeAll(async () => {
   fx = await buildFixture();
-  release = paths.release(fx.out, (await currentReleaseId(fx.out))!);
+  release = (await exported(fx.out))!;
 });
 
 afterAll(async () => {
@@ -58,7 +60,7 @@ const HEADERS_BY_FILE: [RegExp, { cacheControl: string; contentType: string }][]
 ];
 
 describe('static host rules', () => {
-  it('cover every file the build writes into public/ with the gateway\'s Cache-Control and Content-Type', async () => {
+  it('cover every file pkgcat export writes into public/ with the gateway\'s Cache-Control and Content-Type', async () => {
     const root = paths.public(release);
     const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => `/${join(entry.parentPath, entry.name).slice(root.length + 1)}`);
     expect(files.length).toBeGreaterThan(10);
@@ -88,7 +90,7 @@ describe('static host rules', () => {
     expect(staticSurfaceOf(`/api/pkgs/bundle/${fx.tip}.json`)).toBeNull();
   });
 
-  it('are written by the build into the release: nginx (both flavours) and _headers', async () => {
+  it('are written by pkgcat export beside public/: nginx (both flavours), and _headers inside it', async () => {
     expect(await readFile(paths.staticRules.nginx(release), 'utf8')).toBe(renderNginxRules());
     expect(await readFile(paths.staticRules.nginxGateway(release), 'utf8')).toBe(renderNginxRules({ flavour: 'gateway' }));
     expect(await readFile(join(paths.public(release), paths.publicFile.headers()), 'utf8')).toBe(renderHeadersFile());

@@ -14,7 +14,7 @@ import { assembleBody, currentReleaseId, paths, readObject, readStateRoot } from
 import { makeDemoCatalog } from '../../demo/make-demo-catalog.ts';
 import { buildFixture } from '../gateway/fixtures.ts';
 import { send, startGateway, unusedPrefix } from '../gateway/harness.ts';
-import { build, temporaryDirectory } from '../helpers/catalog.ts';
+import { build, exported, temporaryDirectory } from '../helpers/catalog.ts';
 
 /** Checks every body of a build output; returns how many were checked. */
 async function checkOutput(out: string): Promise<number> {
@@ -23,7 +23,7 @@ async function checkOutput(out: string): Promise<number> {
     expect({ what, problems: wireProblems(name, JSON.parse(text)) }).toEqual({ what, problems: null });
     checked += 1;
   };
-  const publicDir = paths.public(paths.release(out, (await currentReleaseId(out))!));
+  const publicDir = paths.public((await exported(out))!);
   for (const entry of await readdir(join(publicDir, 'api', 'pkgs'), { withFileTypes: true })) {
     const file = entry.name;
     // The OpenAPI document is no wire body (tests/contract/ check it), nor are the SBOMs under `{name}/` (tests/sbom/).
