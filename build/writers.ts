@@ -1,16 +1,16 @@
 /**
- * The writers of a release's public files: one per registry row that has a `publicFile`
+ * The writers of a release's anonymous files: one per registry row that has a `publicFile`
  * (src/surfaces/registry.ts), keyed by row id. A writer yields the row's template parameters and
- * the body for each file; publish.ts places it at the row's public file and validate.ts checks it
- * against the row's wire schema. A new static surface is a registry row, a pure compose
+ * the body for each file; publish.ts stores it and names it in the release's manifest at the
+ * row's public file, and validate.ts checks it against the row's wire schema. A new static surface is a registry row, a pure compose
  * function, and one writer here.
  *
  * A document of which the catalog has one per package or advisory is yielded as a `Rendition`:
  * the digest of its own inputs, and how to render it. publish.ts renders it only when that digest
- * differs from the one the previous release recorded for the file, and otherwise keeps the
- * previous file (docs/decisions.md "What a document is made from"). A document that must carry
+ * differs from the one the previous release's manifest recorded for the file, and otherwise keeps
+ * the previous entry (docs/decisions.md "What a document is made from"). A document that must carry
  * the tip (the package page embeds the envelope; the floating SBOM names its commit) is rendered
- * with holes where the tip's values go, and publish.ts splices this tip's values into them.
+ * with holes where the tip's values go; the gateway and the static export put the tip's values there.
  */
 import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
@@ -87,7 +87,11 @@ export interface Rendition {
    */
   key(reads: readonly string[] | undefined): string | null;
   render(): Rendered | Promise<Rendered>;
-  /** This tip's value of each hole the body has, by hole name (a document that carries the tip). */
+  /**
+   * A document that carries the tip: the values its stored body has in its holes, by hole name
+   * (the stand-in's, `storedHoles`: so the stored body does not depend on the tip it was rendered
+   * at, and a build from scratch stores what one commit at a time does). Readers put the tip's there.
+   */
   readonly holes?: Readonly<Record<string, string>>;
 }
 
@@ -288,6 +292,9 @@ const STAND_INS: readonly CommitInfo[] = [
   { sha: '0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e', pushedAt: '2998-02-02T02:02:02Z', message: null },
 ] as CommitInfo[];
 
+/** The values a stored document has in its holes: the first stand-in's (src/compose/tip-values.ts). */
+const storedHoles = (name: string): Record<string, string> => tipValues(STAND_INS[0], name);
+
 /**
  * What a stand-in's values could be made from: their shas, their years (a date in any time zone
  * that lands on them), a UUID v5 (the serial numbers). Text without any is rendered once.
@@ -427,7 +434,7 @@ function page(context: WriterContext, id: 'search-page' | 'package-page' | 'advi
   const { content } = context;
   return {
     key: () => key,
-    holes: envelope && tipValues(content.tip, envelope.name),
+    holes: envelope && storedHoles(envelope.name),
     render: async () => {
       const html = await (await loadSite()).render(path, view);
       if (!envelope) return { body: html };
@@ -462,7 +469,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
         params: { name },
         body: {
           key: () => contentHash(['package', context.codeVersion, content.records.get(key)!].join('\n')),
-          holes: tipValues(content.tip, name),
+          holes: storedHoles(name),
           render: async () => ({ body: await envelopePieces(content, key, name) }),
         },
       };
@@ -590,7 +597,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
         params: { name },
         body: {
           key: (reads) => tracedKey(context, 'package-sbom', reads),
-          holes: tipValues(content.tip, name),
+          holes: storedHoles(name),
           render: async () => {
             const reads = new Set<string>();
             const closure = (await packageClosure((dependency) => {

@@ -19,10 +19,10 @@ import { CatalogModel } from '../../build/model.ts';
 import { analyze, reanalyze, type CatalogAnalysis } from '../../src/compose/analysis.ts';
 import { composeFullBundle } from '../../src/compose/bundles.ts';
 import { serialize } from '../../src/serialize.ts';
-import { currentReleaseId, paths } from '../../src/store/layout.ts';
+import { paths } from '../../src/store/layout.ts';
 import { send, startGateway, type Gateway } from '../gateway/harness.ts';
 import { CACHE_CONTROL, CYCLONEDX_CONTENT_TYPE, DOCUMENT_CONTENT_TYPE, HTML_CONTENT_TYPE } from '../helpers/spec.ts';
-import { advisory, build, hoursLater, manifest, pinnedBodies, temporaryDirectory } from '../helpers/catalog.ts';
+import { advisory, build, exported, hoursLater, manifest, pinnedBodies, temporaryDirectory } from '../helpers/catalog.ts';
 
 const SITE = 'http://127.0.0.1:8080';
 const RING = 3000;
@@ -149,7 +149,8 @@ describe('a 3,000-package dependency cycle', () => {
 });
 
 describe('documents with a bound', () => {
-  const releaseDir = async () => paths.public(paths.release(out, (await currentReleaseId(out))!));
+  /** The release's anonymous files, as pkgcat export writes them. */
+  const releaseDir = async () => paths.public((await exported(out))!);
 
   it('llms-full.txt comes in parts of at most 512 KiB, each listed by llms.txt and answering 200', async () => {
     const llms = (await get('/llms.txt')).body.toString('utf8');

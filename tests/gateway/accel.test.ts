@@ -116,14 +116,14 @@ async function expectSentByGateway(path: string, encoding: string, signedIn = tr
 describe('X-Accel-Redirect mode: floats-latest', () => {
   it('redirects a floats-latest document to a file of its very bytes, written once under cache/bodies, whatever the spelling and the encoding', async () => {
     const curl = await expectRedirected('/api/pkgs/curl.json', 'identity', { signedIn: false });
-    expect(curl).toMatch(/^cache\/bodies\/[0-9a-f]{64}\.json$/);
+    expect(curl).toMatch(/^cache\/bodies\/[0-9a-f]{32}\.json$/);
     expect(await expectRedirected('/api/pkgs/curl.json', 'identity', { signedIn: false })).toBe(curl);
     const sqlite = await expectRedirected('/api/pkgs/sqlite.json', 'identity', { signedIn: false });
     expect(await expectRedirected('/api/pkgs/SQLite.json', 'identity', { signedIn: false })).toBe(sqlite);
     expect(sqlite).not.toBe(curl);
     expect(await expectRedirected('/api/pkgs/curl.json', 'br', { signedIn: false })).toBe(`${curl}.br`);
-    expect(await expectRedirected('/api/pkgs/recent-commits.json', 'identity', { signedIn: false })).toMatch(/^cache\/bodies\/[0-9a-f]{64}\.json$/);
-    expect(await expectRedirected('/pkgs/curl.md', 'identity', { signedIn: false })).toMatch(/^cache\/bodies\/[0-9a-f]{64}\.json$/);
+    expect(await expectRedirected('/api/pkgs/recent-commits.json', 'identity', { signedIn: false })).toMatch(/^cache\/bodies\/[0-9a-f]{32}\.json$/);
+    expect(await expectRedirected('/pkgs/curl.md', 'identity', { signedIn: false })).toMatch(/^cache\/bodies\/[0-9a-f]{32}\.json$/);
   });
 
   it('sends what has no name of its own itself: recent commits with another limit', async () => {

@@ -168,6 +168,7 @@ describe('issue 11 item 2: every cache within the bytes it is given', () => {
     stateRootBytes: 40_000,
     fileBytes: 20_000,
     indexChunkBytes: 4_000,
+    manifestChunkBytes: 4_000,
     recordChunkBytes: 40_000,
     assemblies: 1,
     compressions: 1,
@@ -177,6 +178,8 @@ describe('issue 11 item 2: every cache within the bytes it is given', () => {
   it('after every body of every commit in every encoding, each cache holds no more than its bound, and answers stay exact', async () => {
     const { gw, cookie } = await observedGateway('bounded', LIMITS);
     try {
+      // The release's documents: each read through its manifest chunk.
+      for (const path of ['/api/pkgs/curl.json', '/pkgs/curl', '/pkgs/zlib.md', '/llms.txt']) expect((await rawGet(gw.url, path)).status, path).toBe(200);
       for (const commit of fx.shas) {
         for (const path of [`/api/pkgs/bundle/${commit}.json`, `/api/pkgs/bundle/${commit}/full.json`, `/api/pkgs/bundle/${commit}/curl/deps.json`, `/api/pkgs/bundle/${commit}/zlib/versions.json`, `/api/pkgs/bundle/${commit}/curl/sbom.json`]) {
           for (const encoding of ['identity', 'br', 'gzip']) {
@@ -192,6 +195,7 @@ describe('issue 11 item 2: every cache within the bytes it is given', () => {
         stateRoots: LIMITS.stateRootBytes,
         files: LIMITS.fileBytes,
         indexChunks: LIMITS.indexChunkBytes,
+        manifestChunks: LIMITS.manifestChunkBytes,
         recordChunks: LIMITS.recordChunkBytes / 2,
         transitiveChunks: LIMITS.recordChunkBytes / 2,
       };
