@@ -4,11 +4,11 @@
  * `req.session.username` is set on the paths standing for the sha-pinned ones. No route table, no
  * sha resolution, no headers of ours: what serving these files with a session costs in Node.
  *
- *   node bench/bare-express.ts --out <dir> [--port 0]
+ *   node bench/bare-express.ts --out <dir> --export <dir> [--port 0]
  *
  *   POST /login                 sets req.session.username (no password: it is the session that costs)
  *   GET  /pinned/<path in out>  session check, then express.static(<out>)
- *   GET  /<path in public/>     express.static(<out>/current/public), anonymous
+ *   GET  /<path in public/>     express.static(<export>/public) (pkgcat export's tree), anonymous
  *
  * Prints `listening on http://127.0.0.1:<port>` on stderr once it serves.
  */
@@ -25,9 +25,9 @@ declare module 'express-session' {
   }
 }
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, port: { type: 'string' } } });
-if (!values.out) {
-  process.stderr.write('usage: node bench/bare-express.ts --out <dir> [--port 0]\n');
+const { values } = parseArgs({ options: { out: { type: 'string' }, export: { type: 'string' }, port: { type: 'string' } } });
+if (!values.out || !values.export) {
+  process.stderr.write('usage: node bench/bare-express.ts --out <dir> --export <dir> [--port 0]\n');
   process.exit(2);
 }
 const out = values.out;
@@ -51,7 +51,7 @@ app.post('/login', sessions, (req, res) => {
   res.json({ ok: true });
 });
 app.use('/pinned', sessions, signedIn, express.static(out));
-app.use(express.static(join(out, 'current', 'public')));
+app.use(express.static(join(values.export, 'public')));
 
 const server = app.listen(Number(values.port ?? 0), '127.0.0.1', () => {
   process.stderr.write(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);

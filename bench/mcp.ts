@@ -28,6 +28,7 @@ import { startServeProcess } from './helpers/serve-process.ts';
 import { checkChild, count, git, machine, mib, projectRevision, runChild, secs, table, writeResults } from './lib.ts';
 import { makeDemoCatalog } from '../demo/make-demo-catalog.ts';
 import type { Suite, SuiteContext } from './suite.ts';
+import { exportRelease } from '../build/export.ts';
 
 export const TARGETS = {
   searchP50Ms: 5,
@@ -183,7 +184,10 @@ async function run(context: SuiteContext): Promise<void> {
   const category = mostCommon(listing.packages.map((card) => card.categories));
   const severity = mostCommon(listing.packages.map((card) => card.advisories.map((advisory) => advisory.severity)));
   const word = mostCommon(listing.packages.map((card) => card.description.toLowerCase().split(/[^a-z0-9]+/).filter((one) => one.length >= 4)));
-  const recordsDir = join(paths.public(current), 'api', 'pkgs');
+  // The records' sizes, from the files pkgcat export writes.
+  const exportDir = `${out}-export`;
+  await exportRelease(out, exportDir);
+  const recordsDir = join(paths.public(exportDir), 'api', 'pkgs');
   const records = readdirSync(recordsDir)
     .filter((file) => file.endsWith('.json') && file !== 'recent-commits.json' && file !== 'openapi.json')
     .map((file) => ({ name: file.slice(0, -'.json'.length), bytes: statSync(join(recordsDir, file)).size }))

@@ -23,6 +23,7 @@ import { paths, readJson, readObject, type ReleaseInfo } from '../src/store/layo
 import type { CommitInfo } from '../src/compose/types.ts';
 import { checkChild, count, machine, median, projectRevision, runChild, table, writeResults } from './lib.ts';
 import type { Suite } from './suite.ts';
+import { exportRelease } from '../build/export.ts';
 
 const WARM_ROUNDS = 200;
 const CORPORA = ['vcpkg-300', 'vcpkg-5000', 'vcpkg-16193'];
@@ -120,8 +121,10 @@ export const suite: Suite = {
       }
     }
     const floating = { files: 0, bytes: 0 };
-    for (const name of await readdir(join(paths.public(release), 'api', 'pkgs'))) {
-      const file = join(paths.public(release), 'api', 'pkgs', name, 'sbom.json');
+    const exportDir = `${out}-export`;
+    await exportRelease(out, exportDir);
+    for (const name of await readdir(join(paths.public(exportDir), 'api', 'pkgs'))) {
+      const file = join(paths.public(exportDir), 'api', 'pkgs', name, 'sbom.json');
       const size = await stat(file).then((stats) => stats.size, () => null);
       if (size === null) continue;
       floating.files += 1;

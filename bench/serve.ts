@@ -11,7 +11,7 @@
  *   gateway        `pkgcat serve --out` (a child process), a users file, a session cookie from POST /auth/login
  *   express        bench/bare-express.ts: Express 5's bare express.static with express-session over the
  *                  same files (the "Node ceiling")
- *   nginx          Debian's nginx serving `current/public` with the build's generated rules, and the same
+ *   nginx          Debian's nginx serving pkgcat export's tree with its generated rules, and the same
  *                  output directory under /raw/ (the same files as the pinned answers, no gate)
  *   nginx+accel    nginx in front of a second `pkgcat serve --accel-redirect /_pkgcat`: the gateway decides,
  *                  nginx sends the bytes
@@ -29,6 +29,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addUser } from '../gateway/auth/users.ts';
+import { exportRelease } from '../build/export.ts';
 import { renderNginxAccelFront } from '../src/http/static-rules.ts';
 import { lookupPackage, paths, readStateRoot, type StateRoot } from '../src/store/layout.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
@@ -243,7 +244,10 @@ async function run(context: SuiteContext): Promise<void> {
   const deps = (await lookupPackage(out, tipRoot, packageKey))?.deps;
   if (!deps) throw new Error(`${packageName} has no deps.json at the tip`);
   const depsBytes = (await readFile(paths.object(out, deps))).length;
-  const recordBytes = (await readFile(join(paths.public(paths.current(out)), fillTemplate(surface('package').publicFile!, { name: packageName })))).length;
+  // Plain nginx and bare Express serve the anonymous files as a static host does: from pkgcat export's tree.
+  const exportDir = join(work, 'static');
+  await exportRelease(out, exportDir);
+  const recordBytes = (await readFile(join(paths.public(exportDir), fillTemplate(surface('package').publicFile!, { name: packageName })))).length;
   const largest = await largestFullBundle(out);
 
   const usersFile = join(work, 'users.json');
@@ -259,15 +263,14 @@ async function run(context: SuiteContext): Promise<void> {
     stops.push(() => gateway.stop());
     const accel: ServeProcess = await startServeProcess([...serveArgs('accel'), '--accel-redirect', ACCEL_PREFIX], env);
     stops.push(() => accel.stop());
-    const express = await startListening(process.execPath, [join(root, 'bench/bare-express.ts'), '--out', out], root);
+    const express = await startListening(process.execPath, [join(root, 'bench/bare-express.ts'), '--out', out, '--export', exportDir], root);
     stops.push(() => express.stop());
-    const current = paths.current(out);
     const plainNginx: Nginx = await startNginx(nginxBinary, {
       workers: 'auto',
       http: `  server {
     listen 127.0.0.1:{{port}};
-    root ${paths.public(current)};
-    include ${paths.staticRules.nginx(current)};
+    root ${paths.public(exportDir)};
+    include ${paths.staticRules.nginx(exportDir)};
     # The output directory as it is, for the pinned requests: the same files, no gate.
     location /raw/ { alias ${out}/; etag off; if_modified_since off; max_ranges 0; }
   }`,
