@@ -46,6 +46,23 @@ export class ChunkedCollection<T> {
     for (const [key, item] of items ?? []) this.items.set(key, item);
   }
 
+  /**
+   * The collection as it was stored (its chunks in key order, each with its object and items), so
+   * that only the chunks whose items then change are rendered and stored again.
+   */
+  static stored<T>(render: (entries: [string, T][]) => string, chunks: readonly { object: string; entries: [string, T][] }[]): ChunkedCollection<T> {
+    const collection = new ChunkedCollection(render);
+    for (const { object, entries } of chunks) {
+      for (const [key, item] of entries) {
+        collection.items.set(key, item);
+        collection.chunkOf.set(key, collection.layout.length);
+      }
+      collection.layout.push({ keys: entries.map(([key]) => key), object });
+    }
+    collection.keysChanged = false;
+    return collection;
+  }
+
   set(key: string, item: T | null): void {
     const had = this.items.has(key);
     if (item === null) this.items.delete(key);

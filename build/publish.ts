@@ -19,7 +19,7 @@ import { countWritten } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, type ChunkRef, type ReleaseInfo } from '../src/store/layout.ts';
-import { documentBytes, manifestEntries, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
+import { documentBytes, readManifest, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
 import { openObjects, readStoredObject } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
 import { ChunkedCollection } from './chunks.ts';
@@ -102,16 +102,38 @@ function fillHoles(pieces: Pieces, values: Readonly<Record<string, string>>): { 
 /** The documents of one release being staged, and what writing them cost. */
 class Stage {
   readonly counts: PublishCounts = { rendered: 0, kept: 0, filesWritten: 0, bytesWritten: 0 };
-  /** The release's manifest: every anonymous file and the object of its body. */
-  readonly entries = new Map<string, ManifestEntry>();
+  /**
+   * The release's manifest, starting as the current release's: each file placed sets its entry
+   * (a kept one is the very same entry), so only the chunks whose entries change are written.
+   */
+  readonly manifest: ChunkedCollection<ManifestEntry>;
+  /** Files this release placed; the others are gone from the catalog (and from the manifest, at the end). */
+  readonly #placed = new Set<string>();
   /** Files this release rendered (validate.ts reads and checks them); the others were checked by the release that rendered them. */
   readonly rendered = new Set<string>();
   readonly #store: ObjectStore;
   readonly #previous: ReadonlyMap<string, ManifestEntry>;
 
-  constructor(store: ObjectStore, previous: ReadonlyMap<string, ManifestEntry>) {
+  constructor(store: ObjectStore, previous: { object: string; entries: [string, ManifestEntry][] }[]) {
     this.#store = store;
-    this.#previous = previous;
+    this.manifest = ChunkedCollection.stored(renderManifestChunk, previous);
+    this.#previous = new Map(this.manifest.items);
+  }
+
+  /** The entry of `file` in this release (once placed). */
+  entry(file: string): ManifestEntry | undefined {
+    return this.#placed.has(file) ? this.manifest.items.get(file) : undefined;
+  }
+
+  #set(file: string, entry: ManifestEntry): void {
+    this.#placed.add(file);
+    if (this.#previous.get(file) !== entry) this.manifest.set(file, entry);
+  }
+
+  /** The manifest's chunks, once every file is placed: a file not placed this time is dropped. */
+  async flush(): Promise<ChunkRef[]> {
+    for (const file of this.#previous.keys()) if (!this.#placed.has(file)) this.manifest.set(file, null);
+    return this.manifest.flush(this.#store);
   }
 
   /** Writes a file of the release directory (release.json, chain.json, ...). */
@@ -130,11 +152,13 @@ class Stage {
    */
   async put(file: string, body: string | Uint8Array): Promise<void> {
     const object = await this.#store.put(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
-    this.entries.set(file, { object });
-    if (this.#previous.get(file)?.object === object) {
+    const previous = this.#previous.get(file);
+    if (previous?.object === object && !previous.holes) {
+      this.#set(file, previous);
       this.counts.kept++;
       return;
     }
+    this.#set(file, { object });
     this.rendered.add(file);
     this.counts.rendered++;
   }
@@ -143,7 +167,7 @@ class Stage {
   async place(file: string, rendition: Rendition): Promise<void> {
     const kept = this.#previous.get(file);
     if (kept?.key !== undefined && rendition.key(kept.reads) === kept.key) {
-      this.entries.set(file, kept);
+      this.#set(file, kept);
       this.counts.kept++;
       return;
     }
@@ -155,21 +179,19 @@ class Stage {
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
     const keep = key !== null && (!rendition.holes || filled.holes.length > 0);
-    this.entries.set(file, { object, ...(filled.holes.length > 0 && { holes: filled.holes }), ...(keep && { key }), ...(keep && reads && { reads }) });
+    this.#set(file, { object, ...(filled.holes.length > 0 && { holes: filled.holes }), ...(keep && { key }), ...(keep && reads && { reads }) });
   }
 }
 
-/** The manifest of the current release, by path (empty when there is none). */
-async function previousManifest(out: string): Promise<Map<string, ManifestEntry>> {
-  const entries = new Map<string, ManifestEntry>();
+/** The manifest of the current release, chunk by chunk (none when there is no release of this layout). */
+async function previousManifest(out: string): Promise<{ object: string; entries: [string, ManifestEntry][] }[]> {
   const id = await currentReleaseId(out);
-  if (!id) return entries;
+  if (!id) return [];
   const dir = paths.release(out, id);
   const info = await readJson<ReleaseInfo>(paths.releaseInfo(dir)).catch(() => null);
-  if (info?.layout !== LAYOUT_VERSION) return entries;
-  const refs = await readJson<ChunkRef[]>(paths.manifest(dir));
-  for await (const [file, entry] of manifestEntries(openObjects(out), refs)) entries.set(file, entry);
-  return entries;
+  if (info?.layout !== LAYOUT_VERSION) return [];
+  const chunks = await readManifest(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(dir)));
+  return chunks.map(({ ref, entries }) => ({ object: ref.object, entries }));
 }
 
 /**
@@ -199,7 +221,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
       await done.get(rowId)!.promise;
       await store.settled();
       const file = fillTemplate(row.publicFile!, params);
-      const entry = stage.entries.get(file);
+      const entry = stage.entry(file);
       if (!entry) throw new Error(`${file} was not placed by its writer`);
       return documentBytes(entry, await readStoredObject(objects, entry.object), content.tip, file).toString('utf8');
     },
@@ -230,7 +252,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
     }),
   );
   // The manifest, in chunks: a release that changed a few documents writes the few chunks that name them.
-  const manifest = await new ChunkedCollection(renderManifestChunk, stage.entries).flush(store);
+  const manifest = await stage.flush();
   await store.settled();
   stage.counts.filesWritten += store.written - objectsBefore.files;
   stage.counts.bytesWritten += store.bytesWritten - objectsBefore.bytes;
@@ -242,7 +264,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   await stage.write(paths.diagnostics(staging), serialize(content.diagnostics));
   await stage.write(paths.manifest(staging), serialize(manifest));
 
-  await validateRelease(out, staging, { rendered: stage.rendered, writtenStates: content.writtenStates });
+  await validateRelease(out, staging, { manifest: stage.manifest.items, rendered: stage.rendered, writtenStates: content.writtenStates });
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;

@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { assembleBody, lookupPackage, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
-import { documentBytes, manifestEntries, type ManifestEntry } from '../src/store/manifest.ts';
+import { documentBytes, readManifest, type ManifestEntry } from '../src/store/manifest.ts';
 import { decodeAtRest } from '../src/store/object-codec.ts';
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
@@ -148,7 +148,7 @@ async function checkStoredKinds(out: string, tip: StateRoot, problems: string[])
 /** Every file of the manifest is some row's, of the tip, and of its row's shape; every file the tip must have is there. */
 async function checkManifest(
   out: string,
-  refs: readonly ChunkRef[],
+  entries: ReadonlyMap<string, ManifestEntry>,
   info: ReleaseInfo,
   names: Record<string, string>,
   chain: CommitInfo[],
@@ -156,8 +156,6 @@ async function checkManifest(
   rendered: ReadonlySet<string> | null,
 ): Promise<void> {
   const objects = openObjects(out);
-  const entries = new Map<string, ManifestEntry>();
-  for await (const [file, entry] of manifestEntries(objects, refs)) entries.set(file, entry);
   const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
   const expectedNames = Object.values(names).filter((name) => !isReservedName(name));
   const perPackage = perPackageFiles(written);
@@ -236,6 +234,11 @@ export interface ValidateOptions {
    */
   readonly rendered?: ReadonlySet<string>;
   /**
+   * The manifest as the build just stored it, so that it is not read back (the chunks it names are
+   * checked to be there). Absent: read from the release.
+   */
+  readonly manifest?: ReadonlyMap<string, ManifestEntry>;
+  /**
    * The commits whose states this build wrote: they are checked to be on disk (the states of
    * earlier commits were checked by the builds that wrote them). Absent: every commit of the chain.
    */
@@ -257,7 +260,13 @@ export async function validateRelease(out: string, releaseDir: string, options: 
   if (tip) await checkStoredKinds(out, tip, problems);
   const manifest = await readJson<ChunkRef[]>(paths.manifest(releaseDir)).catch(() => null);
   if (!manifest) problems.push('the release has no manifest');
-  else await checkManifest(out, manifest, info, names, chain, problems, options.rendered ?? null);
+  else {
+    const objects = openObjects(out);
+    const missing = (await Promise.all(manifest.map(async ({ object }) => ((await objects.has(object)) ? [] : [object])))).flat();
+    if (missing.length > 0) problems.push(`the manifest names ${missing.length} missing chunks`);
+    const entries = options.manifest ?? new Map((await readManifest(objects, manifest)).flatMap(({ entries: chunk }) => chunk));
+    await checkManifest(out, entries, info, names, chain, problems, options.rendered ?? null);
+  }
 
   if (problems.length > 0) throw new BuildValidationError(problems);
 }

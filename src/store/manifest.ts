@@ -16,6 +16,7 @@ import { publicFileOwner } from '../surfaces/registry.ts';
 import type { ChunkRef } from './layout.ts';
 import { findChunk } from './layout.ts';
 import { readStoredObject, type ObjectBackend } from './objects.ts';
+import { Semaphore } from '../concurrency.ts';
 
 /** Where a tip's value sits in a stored body: [byte offset, byte length, hole name] (tip-values.ts), in order. */
 export type HoleSpan = [number, number, string];
@@ -75,9 +76,16 @@ export function documentBytes(entry: ManifestEntry, stored: Buffer, tip: Pick<Co
   return entry.holes?.length ? spliceHoles(stored, entry.holes, tipValuesOf(tip, file)).bytes : stored;
 }
 
-/** Every entry of a manifest, in path order (the static export, the release's checks). */
+/** Chunks read at a time: a manifest is hundreds of small objects, and each read waits on the disk. */
+const READS_AT_A_TIME = 16;
+
+/** Every chunk of a manifest, in path order, each with its entries (the next release's start, the static export, the release's checks). */
+export async function readManifest(objects: ObjectBackend, refs: readonly ChunkRef[]): Promise<{ ref: ChunkRef; entries: [string, ManifestEntry][] }[]> {
+  const reads = new Semaphore(READS_AT_A_TIME);
+  return Promise.all(refs.map((ref) => reads.run(async () => ({ ref, entries: Object.entries(parseManifestChunk(await readStoredObject(objects, ref.object))) }))));
+}
+
+/** Every entry of a manifest, in path order. */
 export async function* manifestEntries(objects: ObjectBackend, refs: readonly ChunkRef[]): AsyncIterable<[string, ManifestEntry]> {
-  for (const ref of refs) {
-    yield* Object.entries(parseManifestChunk(await readStoredObject(objects, ref.object)));
-  }
+  for (const { entries } of await readManifest(objects, refs)) yield* entries;
 }

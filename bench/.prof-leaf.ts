@@ -1,0 +1,12 @@
+import { buildCatalog } from '../build/build.ts';
+import { appendCommits } from '../demo/catalog-writer.ts';
+import { execFileSync } from 'node:child_process';
+const [repo, out, name] = process.argv.slice(2);
+const path = `packages/${name}/manifest.json`;
+const manifest = JSON.parse(execFileSync('git', ['-C', repo, 'show', `main:${path}`], { encoding: 'utf8' }));
+manifest.version = manifest.version + '.1';
+const time = Number(execFileSync('git', ['-C', repo, 'log', '-1', '--format=%ct', 'main'], { encoding: 'utf8' }).trim());
+await appendCommits(repo, [{ message: `bump ${name}`, time: new Date((time + 3600) * 1000).toISOString().replace(/\.\d+Z$/, 'Z'), files: { [path]: manifest } }]);
+const started = performance.now();
+const result = await buildCatalog({ repo, out, progress: false, log: () => {}, onLive: () => console.log('live at', ((performance.now() - started) / 1000).toFixed(2)) });
+console.log('done', ((performance.now() - started) / 1000).toFixed(2), JSON.stringify(result.published));
