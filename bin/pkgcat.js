@@ -9,5 +9,11 @@ if (major < 24) {
   );
   process.exit(1);
 }
+// Node keeps what it compiled, type stripping included, in its compile cache (NODE_COMPILE_CACHE, else
+// <tmpdir>/node-compile-cache): each `pkgcat build` that `serve --repo` starts per commit loads its
+// sources from there. Its threads and children inherit the directory through the variable.
+const { enableCompileCache } = await import('node:module');
+const cache = enableCompileCache();
+if (cache.directory) process.env.NODE_COMPILE_CACHE ??= cache.directory;
 const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), process.env);
