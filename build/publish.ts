@@ -151,14 +151,15 @@ class Stage {
    * are drawn once per distinct face).
    */
   async put(file: string, body: string | Uint8Array): Promise<void> {
-    const object = await this.#store.put(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    const object = await this.#store.put(bytes);
     const previous = this.#previous.get(file);
-    if (previous?.object === object && !previous.holes) {
+    if (previous?.object === object && previous.length === bytes.length) {
       this.#set(file, previous);
       this.counts.kept++;
       return;
     }
-    this.#set(file, { object });
+    this.#set(file, { object, length: bytes.length });
     this.rendered.add(file);
     this.counts.rendered++;
   }
@@ -179,7 +180,8 @@ class Stage {
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
     const keep = key !== null && (!rendition.holes || filled.holes.length > 0);
-    this.#set(file, { object, ...(filled.holes.length > 0 && { holes: filled.holes }), ...(keep && { key }), ...(keep && reads && { reads }) });
+    const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
+    this.#set(file, { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) });
   }
 }
 
@@ -213,18 +215,25 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   // A row that fails fails the build below; a reader waiting on it fails with it, nobody else.
   for (const { promise } of done.values()) promise.catch(() => {});
   const objects = openObjects(out);
+  /** The entry of a file of this release, once its row has placed it (a writer that reads other rows' files waits for them). */
+  const placedEntry = async (rowId: string, params: Readonly<Record<string, string>>): Promise<{ file: string; entry: ManifestEntry }> => {
+    const row = rows.find((candidate) => candidate.id === rowId)!;
+    await done.get(rowId)!.promise;
+    const file = fillTemplate(row.publicFile!, params);
+    const entry = stage.entry(file);
+    if (!entry) throw new Error(`${file} was not placed by its writer`);
+    return { file, entry };
+  };
+  const placed = async (rowId: string, params: Readonly<Record<string, string>>): Promise<string> => {
+    const { file, entry } = await placedEntry(rowId, params);
+    await store.settled();
+    return documentBytes(entry, await readStoredObject(objects, entry.object), content.tip, file).toString('utf8');
+  };
   const context: WriterContext = {
     content,
     codeVersion: await codeVersion(),
-    placed: async (rowId, params) => {
-      const row = rows.find((candidate) => candidate.id === rowId)!;
-      await done.get(rowId)!.promise;
-      await store.settled();
-      const file = fillTemplate(row.publicFile!, params);
-      const entry = stage.entry(file);
-      if (!entry) throw new Error(`${file} was not placed by its writer`);
-      return documentBytes(entry, await readStoredObject(objects, entry.object), content.tip, file).toString('utf8');
-    },
+    placed,
+    placedLength: async (rowId, params) => (await placedEntry(rowId, params)).entry.length ?? Buffer.byteLength(await placed(rowId, params)),
   };
   // The rows' writers run side by side: the pages are laid out in worker threads while this one
   // composes the SBOMs and documents.

@@ -116,6 +116,8 @@ export interface WriterContext {
   readonly codeVersion: string;
   /** The body of a file of this release, once its row has placed it (llms-full.txt reads the mirrors). */
   readonly placed: (rowId: string, params: Readonly<Record<string, string>>) => Promise<string>;
+  /** The length in bytes of a file of this release, once its row has placed it, without reading it (llms-full plans its parts from the mirrors' lengths). */
+  readonly placedLength: (rowId: string, params: Readonly<Record<string, string>>) => Promise<number>;
 }
 
 /** The packages of the release whose `/api/pkgs/{name}...` files are written: a fixed route wins over a package of the same name (DECISIONS.md 4). */

@@ -25,6 +25,8 @@ export interface ManifestEntry {
   /** The object holding the body (with the values of the tip it was rendered at, when it has holes). */
   readonly object: string;
   readonly holes?: readonly HoleSpan[];
+  /** The body's length in bytes, when it has no holes (llms-full is planned from its mirrors' lengths, without reading them). */
+  readonly length?: number;
   /**
    * What the document was rendered from: the digest of its inputs and of the code (build/publish.ts
    * renders it again only when that changes), and the inputs a traced document read. Absent: a
