@@ -173,6 +173,7 @@ class Stage {
       return;
     }
     const { body, reads } = await rendition.render();
+    if (body === null) return;
     const filled = typeof body === 'object' && 'pieces' in body ? fillHoles(body, rendition.holes ?? {}) : { bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), holes: [] };
     const object = await this.#store.put(filled.bytes);
     this.rendered.add(file);

@@ -73,8 +73,8 @@ export interface Pieces {
 }
 
 export interface Rendered {
-  /** The document; with holes when it carries the tip (and its Rendition has `holes`). */
-  readonly body: string | Uint8Array | Pieces;
+  /** The document; with holes when it carries the tip (and its Rendition has `holes`). null: no file (the gateway composes it on request: PARTIAL_ROWS). */
+  readonly body: string | Uint8Array | Pieces | null;
   /** What it read (a traced document): the inputs its key covers. */
   readonly reads?: readonly string[];
 }
@@ -593,14 +593,15 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     const cache: ComponentCache = new WeakMap();
     const lookup = (dependency: string) => recordOf(content, dependency);
     for (const { key, name } of publishedPackages(content)) {
-      // A closure of thousands (a long dependency cycle) makes a document of megabytes per package: composed on request instead.
-      if (closureExceeds(lookup, key, PRERENDERED_SBOM_CLOSURE)) continue;
       yield {
         params: { name },
         body: {
           key: (reads) => tracedKey(context, 'package-sbom', reads),
           holes: storedHoles(name),
           render: async () => {
+            // A closure of thousands (a long dependency cycle) makes a document of megabytes per package: composed on request instead.
+            // Checked here, when its inputs changed: a kept SBOM's closure is the one it was rendered from.
+            if (closureExceeds(lookup, key, PRERENDERED_SBOM_CLOSURE)) return { body: null };
             const reads = new Set<string>();
             const closure = (await packageClosure((dependency) => {
               reads.add(`record:${dependency}`);
