@@ -205,6 +205,16 @@ export function currentReleaseIdSync(out: string): string | null {
   }
 }
 
+/**
+ * Why this pkgcat cannot use the output `out` (it holds a build of another layout), or null: it
+ * holds none yet, or one of this layout.
+ */
+export async function layoutMismatch(out: string): Promise<string | null> {
+  const found = await readJson<{ layout?: number }>(join(out, 'layout.json')).catch(() => null);
+  if (!found || found.layout === LAYOUT_VERSION) return null;
+  return `${out} holds a build of layout ${found.layout}; this pkgcat uses layout ${LAYOUT_VERSION}: build the catalog again into a new output directory`;
+}
+
 export async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await readFile(file, 'utf8')) as T;
 }
