@@ -31,7 +31,8 @@ import { resolveQuery } from '../src/surfaces/query.ts';
 import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
-import { advisoryPages, changesPage, packagePages, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
+import { advisoryPages, changesPage, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
+import { packagePageView } from '../src/site/package-page.ts';
 import { loadSite } from './site.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
@@ -251,6 +252,8 @@ function tracedTip(tip: TipDocuments, reads: Set<string>): TipDocuments {
   };
 }
 
+const jsonOf = (value: unknown): string | undefined => (value === undefined ? undefined : JSON.stringify(value));
+
 /** The hash of each input of the release, made once on first use. */
 const inputHashes = new WeakMap<ReleaseContent, Map<string, string>>();
 
@@ -267,6 +270,10 @@ function inputHash(content: ReleaseContent, read: string): string {
       : kind === 'transitive' ? content.transitive.get(key)
       : kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
       : kind === 'advisory' ? (tipOf(content).advisories.has(key) ? JSON.stringify(tipOf(content).advisories.get(key)) : undefined)
+      : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
+      : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
+      // A commit as the pages show it: its message (the chain's entries may carry more, which differs by how the build came by them).
+      : kind === 'commit' ? (siteOf(content).commits.has(key) ? jsonOf(siteOf(content).commits.get(key)!.message) : undefined)
       : undefined;
     hashes.set(read, (hash = value === undefined ? '-' : contentHash(value)));
   }
@@ -425,31 +432,50 @@ function siteOf(content: ReleaseContent): SiteContext {
 
 const decoder = new TextDecoder();
 
-/**
- * A page as a Rendition: its key is the hash of its view (everything the template lays out) and
- * of the site's code. A package page embeds its envelope byte for byte, and so carries the
- * envelope's holes for the tip (`envelope`: the package's key and name).
- */
-function page(context: WriterContext, id: 'search-page' | 'package-page' | 'advisory-page' | 'changes-page', params: Record<string, string>, view: PageView, envelope?: { key: string; name: string }): Rendition {
+/** A page as a Rendition: its key is the hash of its view (everything the template lays out) and of the site's code. */
+function page(context: WriterContext, id: 'search-page' | 'advisory-page' | 'changes-page', params: Record<string, string>, view: PageView): Rendition {
   const key = contentHash([id, context.codeVersion, JSON.stringify(view)].join('\n'));
   const path = fillTemplate(surface(id).path, params);
+  return { key: () => key, render: async () => ({ body: await (await loadSite()).render(path, view) }) };
+}
+
+/**
+ * A package page as a Rendition. Its view is made through maps that note what it reads (the
+ * cards of its dependencies and dependents, the advisories and commits it names) besides its
+ * record, rollup and history, so its key is known without making the view: a commit makes the
+ * views of the pages whose inputs changed, not of every package. It embeds its envelope byte for
+ * byte, and so carries the envelope's holes for the tip.
+ */
+function packagePage(context: WriterContext, key: string, name: string): Rendition {
   const { content } = context;
+  const path = fillTemplate(surface('package-page').path, { name });
   return {
-    key: () => key,
-    holes: envelope && storedHoles(envelope.name),
+    key: (reads) => tracedKey(context, 'package-page', reads),
+    holes: storedHoles(name),
     render: async () => {
+      const site = siteOf(content);
+      const reads = new Set([`record:${key}`, `transitive:${key}`, `history:${key}`]);
+      const view = packagePageView({
+        envelope: ENVELOPE_HOLE,
+        record: recordOf(content, key)!,
+        transitive: transitiveOf(content).get(key) ?? [],
+        history: content.history.get(key) ?? [],
+        cards: new TracedMap(site.cards, 'card', reads),
+        advisories: new TracedMap(site.advisories, 'advisory-summary', reads),
+        commits: new TracedMap(site.commits, 'commit', reads),
+        siteUrl: content.siteUrl,
+      });
       const html = await (await loadSite()).render(path, view);
-      if (!envelope) return { body: html };
       const around = decoder.decode(html).split(ENVELOPE_HOLE);
-      const inside = await envelopePieces(content, envelope.key, envelope.name);
+      const inside = await envelopePieces(content, key, name);
       // Anything but one place for the envelope, or an envelope without holes (the catalog's text held a stand-in): the page as it is at this tip, not kept.
       if (around.length !== 2 || typeof inside === 'string') {
-        return { body: await (await loadSite()).render(path, { ...view, envelope: envelopeAt(content, envelope.key, content.tip) } as PageView) };
+        return { body: await (await loadSite()).render(path, { ...view, envelope: envelopeAt(content, key, content.tip) }) };
       }
       const pieces = [...inside.pieces];
       pieces[0] = around[0] + pieces[0];
       pieces[pieces.length - 1] += around[1];
-      return { body: { pieces, holes: inside.holes } };
+      return { body: { pieces, holes: inside.holes }, reads: [...reads] };
     },
   };
 }
@@ -504,10 +530,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   /** `/pkgs/{name}`: every package's detail page, with its envelope inline (spliced per tip). */
   'package-page': function* (context) {
     const { content } = context;
-    for (const view of packagePages(siteOf(content))) {
-      const params = { name: view.name };
-      yield { params, body: page(context, 'package-page', params, view, { key: nameKey(view.name), name: view.name }) };
-    }
+    for (const card of siteOf(content).bundle.packages) yield { params: { name: card.name }, body: packagePage(context, nameKey(card.name), card.name) };
   },
   /** `/advisories/{id}`: a page per advisory active at the tip. */
   'advisory-page': function* (context) {
