@@ -28,7 +28,6 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   follow: () => import('./follow.ts'),
   mcp: () => import('./mcp.ts'),
   'mcp-sizes': () => import('./mcp-sizes.ts'),
-  store: () => import('./store.ts'),
 };
 
 const ROOT = resolve(import.meta.dirname, '..');

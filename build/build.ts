@@ -275,6 +275,8 @@ async function buildLocked(
   // it starts from an older checkpoint, whose later commits are built: nothing is lost).
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
   await checkpoints.prune();
+  // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
+  await store.close();
   return { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId: published.id, diagnostics, published: published.counts };
 }
 

@@ -2,9 +2,9 @@
  * The build output directory, shared by the build (which writes it) and the gateway and tool
  * server (which read it). Nothing here composes or writes: it names files and reads them.
  *
- *   <out>/objects/<2 hex>/<30 hex>      content-addressed bodies and chunks, write-once;
- *                                        `.br` and `.gz` siblings beside large served bodies
- *                                        (today's object backend: read and write them through objects.ts)
+ *   <out>/objects/<id>.pack, <id>.idx   content-addressed bodies and chunks, and the precompressed
+ *                                        copies of large served bodies, in append-only packs
+ *                                        (read and write them through objects.ts)
  *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
  *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names)
@@ -25,7 +25,7 @@
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { decodeAtRest } from './object-codec.ts';
-import { objectFile, objectsFolder, openObjects, readStoredObject } from './objects.ts';
+import { objectsFolder, openObjects, readStoredObject } from './objects.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
 import { fullBundle } from '../compose/shapes.ts';
@@ -37,8 +37,9 @@ import type { PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 /**
  * Version of this on-disk layout; a build refuses an output directory of another version.
  * 2: state roots keep records and transitive rollups as keyed chunks (per-package reads at any sha).
+ * 3: objects live in append-only packs (objects.ts), no longer one file each.
  */
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 
 /** A body stored as literal text and chunk references (see serializeSegments). */
 export interface StoredBody {
@@ -141,9 +142,8 @@ export interface ReleaseInfo {
 }
 
 export const paths = {
-  /** The folder of today's object backend (objects.ts FileObjects); read objects through `openObjects`. */
+  /** The packs of the object store (objects.ts); read objects through `openObjects`. */
   objects: objectsFolder,
-  object: objectFile,
   states: (out: string) => join(out, 'states'),
   state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
   /** The build's diff of a commit against its parent (`base`); write-once, never deleted. */
@@ -225,7 +225,7 @@ export async function readStateRoot(out: string, sha: string): Promise<StateRoot
   }
 }
 
-/** The plain bytes of an object of the output (objects.ts); throws when it is missing. */
+/** The bytes of an object of the output (objects.ts); throws when it is missing. */
 export async function readObject(out: string, hash: string): Promise<Buffer> {
   return readStoredObject(openObjects(out), hash);
 }
