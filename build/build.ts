@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
 import {
-  LAYOUT_VERSION, assembleBody, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
+  LAYOUT_VERSION, assembleBody, layoutFile, otherLayout, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
@@ -80,13 +80,9 @@ const lockFile = (out: string) => join(paths.buildPrivate(out), 'lock');
 
 async function ensureLayout(out: string): Promise<void> {
   await mkdir(out, { recursive: true });
-  const file = join(out, 'layout.json');
-  if (existsSync(file)) {
-    const { layout } = await readJson<{ layout: number }>(file);
-    if (layout !== LAYOUT_VERSION) throw new Error(`${out} holds a build of layout ${layout}; this pkgcat writes layout ${LAYOUT_VERSION}: use a new output directory`);
-  } else {
-    await writeFileAtomic(file, serialize({ layout: LAYOUT_VERSION }));
-  }
+  const problem = await otherLayout(out);
+  if (problem) throw new Error(problem);
+  if (!existsSync(layoutFile(out))) await writeFileAtomic(layoutFile(out), serialize({ layout: LAYOUT_VERSION }));
 }
 
 async function currentRelease(out: string): Promise<{ info: ReleaseInfo; chain: CommitInfo[] } | null> {

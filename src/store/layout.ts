@@ -41,6 +41,25 @@ import type { PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
  */
 export const LAYOUT_VERSION = 3;
 
+/** `<out>/layout.json`: the layout version of what the output holds. */
+export const layoutFile = (out: string): string => join(out, 'layout.json');
+
+/**
+ * Why this pkgcat can neither build into nor serve `out`: it holds a build of another layout
+ * version (null when it holds this one, or nothing yet). Says what to do about it.
+ */
+export async function otherLayout(out: string): Promise<string | null> {
+  let layout: unknown;
+  try {
+    layout = (JSON.parse(await readFile(layoutFile(out), 'utf8')) as { layout?: unknown }).layout;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (layout === LAYOUT_VERSION) return null;
+  return `${out} holds a build of layout ${String(layout)}; this pkgcat writes and serves layout ${LAYOUT_VERSION}: build the catalog again into a new output directory (pkgcat build --repo <catalog> --out <new directory>), or delete ${out} and build again`;
+}
+
 /** A body stored as literal text and chunk references (see serializeSegments). */
 export interface StoredBody {
   /** Weak ETag identifying the body's bytes. */
