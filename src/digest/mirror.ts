@@ -1,8 +1,8 @@
 /**
  * Is a build output the same catalog as the origin's? `checkMirror` recomputes, from the output's
  * own files, the digest of the commit a signed digest names (commit-digest.ts), and checks every
- * object the commits up to it name: its bytes must hash to its name, and its `.br` and `.gz`
- * siblings (what a gateway or nginx sends to clients that accept them) must decompress to the
+ * object the commits up to it name: its bytes must hash to its name, and its brotli and gzip
+ * copies (what a gateway or nginx sends to clients that accept them) must decompress to the
  * same bytes. Together, every byte a sha-pinned URL of those commits is assembled or composed
  * from is the origin's.
  */
