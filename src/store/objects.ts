@@ -33,7 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { crc32, zstdCompress, zstdDecompressSync } from 'node:zlib';
+import { crc32, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { CONTENT_HASH_LENGTH } from './hash.ts';
 
 /** The stored object itself, or one of its precompressed copies (the names of HTTP content codings). */
@@ -65,6 +65,8 @@ const SEAL = 0xff;
 const ZSTD = 1;
 /** Items shorter than this are stored as they are: a zstd frame's overhead eats the saving. */
 const COMPRESS_FROM_BYTES = 64;
+/** Items from this size are compressed in the thread pool, smaller ones on the caller's thread. */
+const COMPRESS_IN_POOL_FROM_BYTES = 16 * 1024;
 const HEX = /^[0-9a-f]+$/;
 const zstd = promisify(zstdCompress);
 
@@ -200,14 +202,23 @@ interface Loaded {
 /** A pack found missing while loading: another process consolidated it away; list the folder again. */
 class Vanished extends Error {}
 
+interface Batch {
+  readonly packStart: number;
+  readonly items: Buffer[];
+  readonly records: Buffer[];
+  readonly done: PromiseWithResolvers<void>;
+}
+
+const newBatch = (packStart: number): Batch => ({ packStart, items: [], records: [], done: Promise.withResolvers<void>() });
+
 interface Writer {
   readonly name: string;
   readonly pack: FileHandle;
   readonly index: FileHandle;
   packEnd: number;
   indexEnd: number;
-  /** Records waiting for the next index write, and the puts waiting for them. */
-  waiting: { records: Buffer[]; done: PromiseWithResolvers<void> };
+  /** Items and records waiting for the next writes (the items from `packStart` on), and the puts waiting for them. */
+  waiting: Batch;
   flushing: boolean;
   failed: unknown;
 }
@@ -220,6 +231,8 @@ export class PackObjects implements ObjectBackend {
   #answered = 0;
   #refreshing: Promise<void> | null = null;
   #writer: Promise<Writer> | null = null;
+  /** The writer once open, until sealed. */
+  #writing: Writer | null = null;
 
   constructor(out: string) {
     this.folder = objectsFolder(out);
@@ -261,18 +274,15 @@ export class PackObjects implements ObjectBackend {
     if (!key) throw new Error(`"${hash}" is not a content hash (${CONTENT_HASH_LENGTH} hex characters)`);
     let stored = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let flags = 0;
-    // The precompressed copies are compressed already.
+    // The precompressed copies are compressed already. A small item is compressed on this thread:
+    // a trip to the thread pool costs more than compressing a few KB.
     if (encoding === 'identity' && stored.length >= COMPRESS_FROM_BYTES) {
-      const compressed = await zstd(stored);
+      const compressed = stored.length < COMPRESS_IN_POOL_FROM_BYTES ? zstdCompressSync(stored) : await zstd(stored);
       if (compressed.length < stored.length - stored.length / 16) [stored, flags] = [compressed, ZSTD];
     }
     const writer = await this.#openWriter();
     if (writer.failed) throw writer.failed;
-    const offset = writer.packEnd;
-    writer.packEnd += stored.length;
-    // The bytes first, then the record that names them.
-    await writeFully(writer.pack, stored, offset);
-    await this.#append(writer, indexRecord(key, flags, offset, stored.length));
+    return this.#append(writer, stored, (offset) => indexRecord(key, flags, offset, stored.length));
   }
 
   /**
@@ -291,11 +301,12 @@ export class PackObjects implements ObjectBackend {
     if (this.#writer) {
       const writer = await this.#writer;
       this.#writer = null;
+      this.#writing = null;
       if (!writer.failed) {
         const seal = Buffer.alloc(RECORD);
         seal[16] = SEAL;
         seal.writeUInt32LE(crc32(seal.subarray(0, 28)), 28);
-        await this.#append(writer, seal);
+        await this.#append(writer, null, () => seal);
       }
       await writer.index.close();
     }
@@ -458,10 +469,12 @@ export class PackObjects implements ObjectBackend {
       for (const pack of loaded.packs.values()) if (!kept.has(pack.handle)) void pack.handle.close().catch(() => {});
       return;
     }
+    const writing = this.#writing;
     for (const name of names.sort()) {
       const pack = loaded.packs.get(name);
       if (!pack) await this.#loadPack(loaded, name);
-      else if (!pack.sealed) await this.#readIndex(loaded, pack);
+      // This process's own pack, every record of it known already (#absorb): nothing to read.
+      else if (!pack.sealed && !(writing?.name === name && pack.consumed === writing.indexEnd)) await this.#readIndex(loaded, pack);
     }
     loaded.folder = listed;
   }
@@ -533,7 +546,8 @@ export class PackObjects implements ObjectBackend {
         loaded.packs.set(name, own);
         loaded.byNumber.push(own);
       }
-      return { name, pack, index, packEnd: RECORD, indexEnd: RECORD, waiting: { records: [], done: Promise.withResolvers<void>() }, flushing: false, failed: null };
+      this.#writing = { name, pack, index, packEnd: RECORD, indexEnd: RECORD, waiting: newBatch(RECORD), flushing: false, failed: null };
+      return this.#writing;
     })();
     // A failure (the folder cannot be made) is the put's, and the next put tries again.
     this.#writer.catch(() => (this.#writer = null));
@@ -541,27 +555,33 @@ export class PackObjects implements ObjectBackend {
   }
 
   /**
-   * Appends a record to the writer's index with the others waiting (one write for all the puts of
-   * a moment), and resolves once it is there.
+   * Appends an item (its bytes at the pack's end) and its record with the others of the moment:
+   * one write of the items, then one of their records, which name only bytes written. Resolves once
+   * the record is in the index file.
    */
-  #append(writer: Writer, record: Buffer): Promise<void> {
-    const { done } = writer.waiting;
-    writer.waiting.records.push(record);
+  #append(writer: Writer, item: Buffer | null, record: (offset: number) => Buffer): Promise<void> {
+    const batch = writer.waiting;
+    batch.records.push(record(writer.packEnd));
+    if (item) {
+      batch.items.push(item);
+      writer.packEnd += item.length;
+    }
     if (!writer.flushing) void this.#flush(writer);
-    return done.promise;
+    return batch.done.promise;
   }
 
   async #flush(writer: Writer): Promise<void> {
     writer.flushing = true;
     while (writer.waiting.records.length > 0) {
       const batch = writer.waiting;
-      writer.waiting = { records: [], done: Promise.withResolvers<void>() };
-      const bytes = Buffer.concat(batch.records);
+      writer.waiting = newBatch(writer.packEnd);
+      const records = Buffer.concat(batch.records);
       try {
         if (writer.failed) throw writer.failed;
-        await writeFully(writer.index, bytes, writer.indexEnd);
-        writer.indexEnd += bytes.length;
-        this.#absorb(writer, bytes);
+        if (batch.items.length > 0) await writeFully(writer.pack, Buffer.concat(batch.items), batch.packStart);
+        await writeFully(writer.index, records, writer.indexEnd);
+        writer.indexEnd += records.length;
+        this.#absorb(writer, records);
         batch.done.resolve();
       } catch (error) {
         // A record half written would misplace every later one: this writer stops.
@@ -577,7 +597,10 @@ export class PackObjects implements ObjectBackend {
     const pack = this.#loaded.packs.get(writer.name);
     // Not known to this reader, or known from a read of the index file: the next look at the folder reads the records.
     if (!pack || pack.consumed !== writer.indexEnd - records.length) return;
-    for (let at = 0; at < records.length; at += RECORD) if (records[at + 16] !== SEAL) this.#loaded.locations.add(records, at, pack.number);
+    for (let at = 0; at < records.length; at += RECORD) {
+      if (records[at + 16] === SEAL) pack.sealed = true;
+      else this.#loaded.locations.add(records, at, pack.number);
+    }
     pack.consumed = writer.indexEnd;
   }
 }
