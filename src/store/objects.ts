@@ -442,7 +442,7 @@ export class PackObjects implements ObjectBackend {
       throw error;
     });
     if (!folder) {
-      if (loaded.packs.size > 0) this.#replace(emptyLoaded());
+      if (loaded.packs.size > 0) this.#replace(emptyLoaded(), loaded, new Set());
       return;
     }
     const known = loaded.folder;
@@ -462,11 +462,14 @@ export class PackObjects implements ObjectBackend {
     if (gone.length > 0 || (known !== null && known.ino !== folder.ino)) {
       const fresh = emptyLoaded();
       fresh.folder = listed;
-      for (const name of names.sort()) await this.#loadPack(fresh, name, loaded.packs.get(name)?.handle);
-      const kept = new Set([...fresh.packs.values()].map((pack) => pack.handle));
-      this.#replace(fresh);
-      // FileHandle.close waits for the reads in flight on it.
-      for (const pack of loaded.packs.values()) if (!kept.has(pack.handle)) void pack.handle.close().catch(() => {});
+      const reused = new Set([...loaded.packs.values()].map((pack) => pack.handle));
+      try {
+        for (const name of names.sort()) await this.#loadPack(fresh, name, loaded.packs.get(name)?.handle);
+      } catch (error) {
+        for (const pack of fresh.packs.values()) if (!reused.has(pack.handle)) void pack.handle.close().catch(() => {});
+        throw error;
+      }
+      this.#replace(fresh, loaded, new Set([...fresh.packs.values()].map((pack) => pack.handle)));
       return;
     }
     const writing = this.#writing;
@@ -479,8 +482,10 @@ export class PackObjects implements ObjectBackend {
     loaded.folder = listed;
   }
 
-  #replace(loaded: Loaded): void {
+  /** Swaps what this reader knows, and closes the packs of `old` not in `kept` (FileHandle.close waits for the reads in flight on them). */
+  #replace(loaded: Loaded, old: Loaded, kept: Set<FileHandle>): void {
     this.#loaded = loaded;
+    for (const pack of old.packs.values()) if (!kept.has(pack.handle)) void pack.handle.close().catch(() => {});
   }
 
   async #loadPack(loaded: Loaded, name: string, handle?: FileHandle): Promise<void> {
