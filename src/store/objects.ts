@@ -146,6 +146,23 @@ class Locations {
     return this.#slots[this.#slotOf(key, 0, this.#slots)];
   }
 
+  /** Makes room for `more` items at once (a whole index file read), rather than doubling step by step. */
+  reserve(more: number): void {
+    const wanted = this.#count + more;
+    if (wanted * RECORD > this.#entries.length) {
+      let size = this.#entries.length;
+      while (size < wanted * RECORD) size *= 2;
+      const grown = Buffer.alloc(size);
+      this.#entries.copy(grown);
+      this.#entries = grown;
+    }
+    if (wanted * 2 > this.#slots.length) {
+      let size = this.#slots.length;
+      while (size < wanted * 2) size *= 2;
+      this.#rehash(size);
+    }
+  }
+
   /** Adds the item of an index record (at `at` in `records`) unless its key is there already. */
   add(records: Buffer, at: number, pack: number): void {
     const slot = this.#slotOf(records, at, this.#slots);
@@ -159,11 +176,11 @@ class Locations {
     records.copy(this.#entries, entry * RECORD, at, at + 28);
     this.#entries.writeUInt16LE(pack, entry * RECORD + 28);
     this.#slots[slot] = entry;
-    if (this.#count * 2 > this.#slots.length) this.#grow();
+    if (this.#count * 2 > this.#slots.length) this.#rehash(this.#slots.length * 2);
   }
 
-  #grow(): void {
-    const slots = new Int32Array(this.#slots.length * 2).fill(-1);
+  #rehash(size: number): void {
+    const slots = new Int32Array(size).fill(-1);
     for (let entry = 0; entry < this.#count; entry++) slots[this.#slotOf(this.#entries, entry * RECORD, slots)] = entry;
     this.#slots = slots;
   }
@@ -525,6 +542,7 @@ export class PackObjects implements ObjectBackend {
       if (!bytes.subarray(0, RECORD).equals(INDEX_HEADER)) throw new Error(`${join(this.folder, `${pack.name}.idx`)} is not a pkgcat pack index`);
       at = RECORD;
     }
+    loaded.locations.reserve(Math.floor((bytes.length - at) / RECORD));
     for (; at + RECORD <= bytes.length && validRecord(bytes, at); at += RECORD) {
       if (bytes[at + 16] === SEAL) {
         pack.sealed = true;
