@@ -67,6 +67,8 @@ const ZSTD = 1;
 const COMPRESS_FROM_BYTES = 64;
 /** Items from this size are compressed in the thread pool, smaller ones on the caller's thread. */
 const COMPRESS_IN_POOL_FROM_BYTES = 16 * 1024;
+/** Merging reads the items of a pack this many bytes at a time. */
+const READ_RUN_BYTES = 8 * 1024 * 1024;
 const HEX = /^[0-9a-f]+$/;
 const zstd = promisify(zstdCompress);
 
@@ -358,10 +360,23 @@ export class PackObjects implements ObjectBackend {
       let position = 0;
       const buffered: Buffer[] = [PACK_HEADER];
       let bufferedBytes = RECORD;
-      for (const entry of items) {
-        const item = loaded.locations.entry(entry);
-        const bytes = await readFully(loaded.byNumber[item.pack].handle, item.offset, item.length);
-        if (bytes.length !== item.length) throw new Error(`pack ${loaded.byNumber[item.pack].name} ends before one of its items does`);
+      // In pack order, read a few MB at a time (an item at a time would be a read per item).
+      const sorted = items.map((entry) => loaded.locations.entry(entry)).sort((a, b) => a.pack - b.pack || a.offset - b.offset);
+      let run: { pack: number; start: number; bytes: Buffer } | null = null;
+      for (const [at, item] of sorted.entries()) {
+        if (!run || run.pack !== item.pack || item.offset + item.length > run.start + run.bytes.length) {
+          let end = item.offset + item.length;
+          for (let next = at + 1; next < sorted.length && sorted[next].pack === item.pack; next++) {
+            const last = sorted[next].offset + sorted[next].length;
+            if (last - item.offset > READ_RUN_BYTES) break;
+            end = Math.max(end, last);
+          }
+          const pack = loaded.byNumber[item.pack];
+          const bytes = await readFully(pack.handle, item.offset, end - item.offset);
+          if (bytes.length !== end - item.offset) throw new Error(`pack ${pack.name} ends before one of its items does`);
+          run = { pack: item.pack, start: item.offset, bytes };
+        }
+        const bytes = run.bytes.subarray(item.offset - run.start, item.offset - run.start + item.length);
         records.push(indexRecord(Buffer.from(item.key), item.flags, position + bufferedBytes, item.length));
         buffered.push(bytes);
         bufferedBytes += bytes.length;
