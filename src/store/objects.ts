@@ -14,17 +14,18 @@
  *                             encoding, flags (zstd), offset (6 bytes), length (4), and the CRC-32 of
  *                             the 28 bytes before it; a last record of encoding 0xff seals the pack
  *
- * One writer (a build, which holds the output's lock) appends to a pack of its own: an item's
- * bytes first, then its record, so a record never names bytes that are not there. A SIGKILL leaves
+ * One writer (a build, which holds the output's lock) appends to a pack of its own: the items of a
+ * moment, then their records, so a record never names bytes that are not there. A SIGKILL leaves
  * at most a tail no record names and a torn last record, whose CRC fails: readers stop at it.
  * `put` returns once the record is in the index file, which is when a reader in another process
- * finds the item (durable for readers; a power cut is another matter, as it was for files: the
- * build writes its state roots without fsync too, and consolidation fsyncs what it deletes from).
+ * finds the item. Sealing fsyncs the pack and its index, and merging fsyncs the pack it writes
+ * before deleting any: what a build wrote survives a power cut once it has ended (what a build cut
+ * short wrote may not, as its state roots, written without fsync, may not either).
  *
- * Readers keep every record in memory (an open-addressing table over a buffer, 32 bytes an item)
+ * Readers keep every record in memory (an open-addressing table over a buffer, 45 to 80 bytes an item)
  * and look again at the folder when a lookup misses: new index files, and the tails of the unsealed
  * ones. Consolidation (`consolidate`, run by the build when it ends) merges the small packs into one
- * (git's geometric repack: the packs' sizes, largest first, must each be at least twice the next,
+ * (git's geometric repack: each pack, by size, must be at least twice the sum of the smaller ones,
  * or the smaller ones are merged), writes it whole and fsynced, renames it into place, and only
  * then deletes the packs it replaces: a reader holding them open reads on (an unlinked file lives as
  * long as a descriptor on it), and one that finds a pack gone looks at the folder again.
@@ -322,10 +323,13 @@ export class PackObjects implements ObjectBackend {
       this.#writer = null;
       this.#writing = null;
       if (!writer.failed) {
+        // On disk before the seal says the pack is whole: what a build wrote survives a power cut once it ends.
+        await writer.pack.sync();
         const seal = Buffer.alloc(RECORD);
         seal[16] = SEAL;
         seal.writeUInt32LE(crc32(seal.subarray(0, 28)), 28);
         await this.#append(writer, null, () => seal);
+        await writer.index.sync();
       }
       await writer.index.close();
     }
@@ -517,6 +521,8 @@ export class PackObjects implements ObjectBackend {
   /** Swaps what this reader knows, and closes the packs of `old` not in `kept` (FileHandle.close waits for the reads in flight on them). */
   #replace(loaded: Loaded, old: Loaded, kept: Set<FileHandle>): void {
     this.#loaded = loaded;
+    // The writer's own pack stays open whatever a reload found: it is still being written.
+    if (this.#writing) kept.add(this.#writing.pack);
     for (const pack of old.packs.values()) if (!kept.has(pack.handle)) void pack.handle.close().catch(() => {});
   }
 
