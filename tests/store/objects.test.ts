@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { geometricSplit, PackObjects, readStoredObject } from '../../src/store/objects.ts';
 import { temporaryDirectory } from '../helpers/catalog.ts';
 
@@ -20,6 +20,17 @@ const MODULE = resolve(import.meta.dirname, '../../src/store/objects.ts');
 /** The output's content hash: the first 32 hex characters of the SHA-256 of the bytes. */
 const hashOf = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 32);
 const body = (index: number) => JSON.stringify({ name: `package-${index}`, version: `1.${index}.0`, dependencies: Array.from({ length: index % 40 }, (_, at) => `dep-${at}`) });
+
+/** Every backend a test opens, closed after it (a reader holds its packs open). */
+const opened: PackObjects[] = [];
+const packObjects = (out: string): PackObjects => {
+  const objects = new PackObjects(out);
+  opened.push(objects);
+  return objects;
+};
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((objects) => objects.close()));
+});
 
 async function listed(objects: PackObjects): Promise<string[]> {
   const hashes: string[] = [];
@@ -33,7 +44,7 @@ async function packFiles(out: string): Promise<string[]> {
 
 /** Stores `count` bodies from `from` in a new pack (one writer) and ends it, without merging. */
 async function writePack(out: string, from: number, count: number): Promise<string[]> {
-  const writer = new PackObjects(out);
+  const writer = packObjects(out);
   const hashes = await Promise.all(
     Array.from({ length: count }, async (_, at) => {
       const bytes = Buffer.from(body(from + at));
@@ -54,7 +65,7 @@ function script(code: string): string {
 describe('the pack object store', () => {
   it('gives back exactly the bytes put under a hash, for the object and each of its copies', async () => {
     const out = await temporaryDirectory();
-    const objects = new PackObjects(out);
+    const objects = packObjects(out);
     const plain = Buffer.from('{"name":"zlib"},'.repeat(400));
     const hash = hashOf(plain);
     const other = hashOf('other');
@@ -79,7 +90,7 @@ describe('the pack object store', () => {
     const [pack] = await packFiles(out);
     expect((await stat(join(out, 'objects', pack))).size).toBeLessThan(1000);
     // A reader that opens the folder afresh reads the same.
-    expect((await new PackObjects(out).get(hash))?.equals(plain)).toBe(true);
+    expect((await packObjects(out).get(hash))?.equals(plain)).toBe(true);
   });
 
   it('keeps the objects in a few files: one pack and its index per writer', async () => {
@@ -92,10 +103,10 @@ describe('the pack object store', () => {
 
   it('a reader in another process finds an object once put has returned, and this process finds what another wrote', async () => {
     const out = await temporaryDirectory();
-    const reader = new PackObjects(out);
+    const reader = packObjects(out);
     // The reader has looked at the folder before anything was written.
     expect(await reader.has(hashOf('nothing'))).toBe(false);
-    const writer = new PackObjects(out);
+    const writer = packObjects(out);
     const bytes = Buffer.from(body(1));
     await writer.put(hashOf(bytes), bytes);
     // Another process, while this writer's pack is still open.
@@ -133,7 +144,7 @@ describe('the pack object store', () => {
       });
       child.on('exit', () => done());
     });
-    const objects = new PackObjects(out);
+    const objects = packObjects(out);
     const found = await listed(objects);
     for (const hash of returned) expect(found).toContain(hash);
     for (const hash of found) expect(hashOf((await objects.get(hash))!)).toBe(hash);
@@ -142,7 +153,7 @@ describe('the pack object store', () => {
     await objects.put(hashOf(bytes), bytes);
     await objects.seal();
     await objects.consolidate();
-    const merged = new PackObjects(out);
+    const merged = packObjects(out);
     expect(await listed(merged)).toEqual([...found, hashOf(bytes)].sort());
     for (const hash of found) expect(hashOf((await merged.get(hash))!)).toBe(hash);
   });
@@ -154,7 +165,7 @@ describe('the pack object store', () => {
     const name = pack.replace(/\.pack$/, '');
     await appendFile(join(out, 'objects', `${name}.pack`), Buffer.from('{"half an obj'));
     await appendFile(join(out, 'objects', `${name}.idx`), Buffer.alloc(20, 0xab));
-    const objects = new PackObjects(out);
+    const objects = packObjects(out);
     expect(await listed(objects)).toEqual([...hashes].sort());
     for (const [index, hash] of hashes.entries()) expect((await objects.get(hash))?.toString()).toBe(body(index));
   });
@@ -169,9 +180,9 @@ describe('the pack object store', () => {
     await write(720, 20); // Ten of these are in the pack before too.
     expect(await packFiles(out)).toHaveLength(4);
     // A reader that has read from every pack before they are merged.
-    const before = new PackObjects(out);
+    const before = packObjects(out);
     for (const hash of bodies.keys()) expect(await before.has(hash)).toBe(true);
-    const merging = new PackObjects(out);
+    const merging = packObjects(out);
     expect(await merging.consolidate()).toBe(4);
     expect(await packFiles(out)).toHaveLength(1);
     for (const [hash, text] of bodies) {
@@ -180,7 +191,7 @@ describe('the pack object store', () => {
     }
     // A new object makes the earlier reader look at the folder again: it finds the merged pack.
     const bytes = Buffer.from('after the merge');
-    const writer = new PackObjects(out);
+    const writer = packObjects(out);
     await writer.put(hashOf(bytes), bytes);
     expect((await before.get(hashOf(bytes)))?.toString()).toBe('after the merge');
     expect(await listed(before)).toEqual([...bodies.keys(), hashOf(bytes)].sort());
@@ -191,7 +202,7 @@ describe('the pack object store', () => {
     const out = await temporaryDirectory();
     const all: string[] = [];
     for (let build = 0; build < 60; build++) {
-      const writer = new PackObjects(out);
+      const writer = packObjects(out);
       for (let at = 0; at < 5; at++) {
         const bytes = Buffer.from(body(build * 5 + at));
         all.push(hashOf(bytes));
@@ -202,7 +213,7 @@ describe('the pack object store', () => {
       await writer.close();
       expect((await packFiles(out)).length).toBeLessThanOrEqual(8);
     }
-    const objects = new PackObjects(out);
+    const objects = packObjects(out);
     expect(await listed(objects)).toEqual([...new Set(all)].sort());
   });
 
