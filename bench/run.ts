@@ -28,7 +28,7 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   follow: () => import('./follow.ts'),
   mcp: () => import('./mcp.ts'),
   'mcp-sizes': () => import('./mcp-sizes.ts'),
-  store: () => import('./store.ts'),
+  packs: () => import('./packs.ts'),
 };
 
 const ROOT = resolve(import.meta.dirname, '..');

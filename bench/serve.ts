@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { addUser } from '../gateway/auth/users.ts';
 import { exportRelease } from '../build/export.ts';
 import { renderNginxAccelFront } from '../src/http/static-rules.ts';
-import { lookupPackage, paths, readStateRoot, type StateRoot } from '../src/store/layout.ts';
+import { lookupPackage, paths, readObject, readStateRoot, type StateRoot } from '../src/store/layout.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import { findNginx, startNginx, type Nginx } from './helpers/nginx.ts';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.ts';
@@ -243,7 +243,7 @@ async function run(context: SuiteContext): Promise<void> {
   const packageName = names[packageKey];
   const deps = (await lookupPackage(out, tipRoot, packageKey))?.deps;
   if (!deps) throw new Error(`${packageName} has no deps.json at the tip`);
-  const depsBytes = (await readFile(paths.object(out, deps))).length;
+  const depsBytes = (await readObject(out, deps)).length;
   // Plain nginx and bare Express serve the anonymous files as a static host does: from pkgcat export's tree.
   const exportDir = join(work, 'static');
   await exportRelease(out, exportDir);
@@ -297,7 +297,8 @@ async function run(context: SuiteContext): Promise<void> {
     // The same for the plain full bundle and the tip's listing bundle (issue 11: clients without Accept-Encoding).
     const listingPath = `/api/pkgs/bundle/${tip}.json`;
     const bodyFile = (etag: string, suffix: string) => join('cache', 'bodies', `${etag.replace(/^W\/"|"$/g, '')}.json${suffix}`);
-    for (const [path, encoding] of [[fullPath, 'identity'], [listingPath, 'identity'], [listingPath, 'br']]) {
+    const pinnedPath = `/api/pkgs/bundle/${tip}/${packageName}/deps.json`;
+    for (const [path, encoding] of [[fullPath, 'identity'], [listingPath, 'identity'], [listingPath, 'br'], [pinnedPath, 'identity']]) {
       await fetch(`${frontNginx.url}${path}`, { headers: { 'accept-encoding': encoding, cookie: accelCookie } }).then((response) => response.arrayBuffer());
     }
     const plainFile = bodyFile(largest.full.etag, '');
@@ -305,9 +306,10 @@ async function run(context: SuiteContext): Promise<void> {
     const listingBrFile = bodyFile(tipRoot.listing.etag, '.br');
     for (const file of [plainFile, listingFile, listingBrFile]) if (!existsSync(join(out, file))) throw new Error(`the accel gateway did not write ${file}`);
     const listingBrBytes = (await readFile(join(out, listingBrFile))).length;
-    const depsFile = paths.object('', deps).replace(/^\//, '');
+    // The object lives in a pack: the file the accel gateway wrote for it is what a static server would send.
+    const depsFile = bodyFile(`W/"${deps}"`, '');
+    if (!existsSync(join(out, depsFile))) throw new Error(`the accel gateway did not write ${depsFile}`);
     const recordPath = `/api/pkgs/${packageName}.json`;
-    const pinnedPath = `/api/pkgs/bundle/${tip}/${packageName}/deps.json`;
 
     interface Target { request: Request; server: Server; url: string; headers: Record<string, string>; bytes: number }
     const br = { 'accept-encoding': 'br' };

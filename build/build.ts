@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
 import {
-  LAYOUT_VERSION, assembleBody, currentReleaseId, layoutMismatch, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
+  LAYOUT_VERSION, assembleBody, layoutFile, otherLayout, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
@@ -80,10 +80,9 @@ const lockFile = (out: string) => join(paths.buildPrivate(out), 'lock');
 
 async function ensureLayout(out: string): Promise<void> {
   await mkdir(out, { recursive: true });
-  const file = join(out, 'layout.json');
-  const mismatch = await layoutMismatch(out);
-  if (mismatch) throw new Error(mismatch);
-  if (!existsSync(file)) await writeFileAtomic(file, serialize({ layout: LAYOUT_VERSION }));
+  const problem = await otherLayout(out);
+  if (problem) throw new Error(problem);
+  if (!existsSync(layoutFile(out))) await writeFileAtomic(layoutFile(out), serialize({ layout: LAYOUT_VERSION }));
 }
 
 async function currentRelease(out: string): Promise<{ info: ReleaseInfo; chain: CommitInfo[] } | null> {
@@ -271,6 +270,8 @@ async function buildLocked(
   // it starts from an older checkpoint, whose later commits are built: nothing is lost).
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
   await checkpoints.prune();
+  // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
+  await store.close();
   return { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId: published.id, diagnostics, published: published.counts };
 }
 

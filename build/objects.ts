@@ -1,18 +1,17 @@
 /**
  * The content-addressed object store: every body or chunk is written once, under the content
- * hash of its bytes (src/store/hash.ts), through the output's object backend (src/store/objects.ts),
- * which writes atomically, so a killed build never leaves a partial object where a reader could find it.
+ * hash of its bytes (src/store/hash.ts), into the output's packs (src/store/objects.ts), which
+ * write atomically, so a killed build never leaves a partial object where a reader could find it.
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { contentHash } from '../src/store/hash.ts';
-import { compressAtRest } from '../src/store/object-codec.ts';
-import { openObjects, readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
+import { PackObjects, readStoredObject } from '../src/store/objects.ts';
 import { Semaphore } from '../src/concurrency.ts';
 
 /**
- * Bodies served whole at or above this size get `.br` and `.gz` siblings. Below it the saving
- * is a few hundred bytes, while every sibling costs a file (and a disk block) per body.
+ * Bodies served whole at or above this size get `br` and `gzip` copies. Below it the saving
+ * is a few hundred bytes, while compressing on request costs less than a read.
  */
 export const PRECOMPRESS_MIN_BYTES = 4096;
 
@@ -25,11 +24,12 @@ const gzipAsync = promisify(gzipCallback);
 /**
  * Objects are written in the background: put() returns the hash at once and the build goes on
  * composing while the thread pool writes (and compresses) the bytes. `settled()` resolves when
- * what was put so far is on disk; the build awaits it before writing a state root that names
- * those objects, so a state on disk never names a missing object.
+ * what was put so far is in the packs, where another process finds it; the build awaits it before
+ * writing a state root that names those objects, so a state on disk never names a missing object.
+ * `close()` ends the build's pack and merges the small ones.
  */
 export class ObjectStore {
-  private readonly objects: ObjectBackend;
+  private readonly objects: PackObjects;
   /** Byte length of every object this build wrote or looked at. */
   private readonly known = new Map<string, number>();
   private pending: Promise<void>[] = [];
@@ -46,10 +46,11 @@ export class ObjectStore {
   #settledSoFar: Promise<unknown> = Promise.resolve();
 
   constructor(out: string) {
-    this.objects = openObjects(out);
+    // Its own backend, not the process's shared reader (openObjects): what it knows of the folder is what it wrote.
+    this.objects = new PackObjects(out);
   }
 
-  /** Stores bytes once; `served` bodies also get precompressed siblings. Returns the hash. */
+  /** Stores bytes once; `served` bodies also get precompressed copies. Returns the hash. */
   async put(data: string | Buffer, options: { served?: boolean } = {}): Promise<string> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const hash = contentHash(bytes);
@@ -68,17 +69,17 @@ export class ObjectStore {
     return hash;
   }
 
-  /** A served body is stored plain (with precompressed copies when large); a spliced piece compressed (object-codec.ts). */
+  /** A served body large enough gets its precompressed copies; the packs compress every item at rest. */
   private async write(hash: string, bytes: Buffer, served: boolean): Promise<void> {
     if (served && bytes.length >= PRECOMPRESS_MIN_BYTES) {
       const [br, gz] = await Promise.all([brotliAsync(bytes, BROTLI_OPTIONS(bytes.length)), gzipAsync(bytes, { level: 9 })]);
       await Promise.all([this.objects.put(hash, br, 'br'), this.objects.put(hash, gz, 'gzip')]);
     }
     // The object last: its precompressed copies exist whenever it does.
-    await this.objects.put(hash, served ? bytes : await compressAtRest(bytes));
+    await this.objects.put(hash, bytes);
   }
 
-  /** Resolves when every object put so far is on disk (rejects if a write failed). */
+  /** Resolves when every object put so far is in the packs, for every reader (rejects if a write failed). */
   async settled(): Promise<void> {
     const pending = this.pending;
     this.pending = [];
@@ -86,11 +87,18 @@ export class ObjectStore {
     await this.#settledSoFar;
   }
 
+  /** Waits for the writes, ends this build's pack and merges the small packs. */
+  async close(): Promise<void> {
+    await this.settled();
+    await this.objects.seal();
+    await this.objects.consolidate();
+    await this.objects.close();
+  }
+
   /** The byte length of a stored object. */
   async size(hash: string): Promise<number> {
     const known = this.known.get(hash);
     if (known !== undefined) return known;
-    // A piece of an earlier build may be stored compressed: its length is that of its plain bytes.
     const { length } = await readStoredObject(this.objects, hash);
     this.known.set(hash, length);
     return length;

@@ -13,7 +13,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { CatalogRepo } from '../src/catalog/git.ts';
 import { keyId } from '../src/digest/signed-digest.ts';
-import { currentReleaseId, layoutMismatch } from '../src/store/layout.ts';
+import { currentReleaseId, otherLayout } from '../src/store/layout.ts';
 import { loadUsers, UsersFileError } from '../gateway/auth/users.ts';
 import { Dependencies } from '../gateway/dependencies.ts';
 import { log } from '../src/log.ts';
@@ -36,8 +36,9 @@ export async function runServe(settings: ServeSettings): Promise<number> {
   const { out, repo } = settings;
   // With --repo, serve's builds write --out; without, another process does and serve only reads it.
   await checkDirectory(out, 'the output directory', { writable: Boolean(repo) });
-  const mismatch = await layoutMismatch(out);
-  if (mismatch) throw new Failure(mismatch);
+  // An output of another layout has objects this pkgcat cannot read: refuse it before listening.
+  const problem = await otherLayout(out).catch(() => null);
+  if (problem) throw new Failure(problem);
   if (!settings.redisUrl || !settings.sessionSecret) await checkDirectory(settings.sessionDir, 'the session directory', { writable: true });
   if (repo) (await CatalogRepo.open(repo)).close(); // An unusable repository fails here, in one line, before anything starts.
   // So does an unusable users file; one that breaks later keeps its last good users (gateway/dependencies.ts).

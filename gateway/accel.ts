@@ -6,13 +6,13 @@
  * aliasing the output directory, sends that file.
  *
  * Which file:
- *   - a content-addressed object (deps.json, versions.json): the object, or the build's `.br`/`.gz`
- *     sibling for the encoding the client accepts;
- *   - a sha-pinned body that is no one file (a bundle assembled from chunks, a compressed copy the
- *     build did not write, a diff): written on first request to
+ *   - a sha-pinned body (a content-addressed object such as deps.json or versions.json, which lives
+ *     in a pack, a bundle assembled from chunks, a compressed copy, a diff): written on first request to
  *     `<out>/cache/bodies/<etag hash>.json[.br|.gz]` (atomically, within the cache's size cap:
- *     disk-cache.ts), the same bytes the default mode sends; the name is the body's ETag hash, so a
- *     file never goes stale, and one deleted to make room is written again when next asked for;
+ *     disk-cache.ts), the same bytes the default mode sends (for an object, the build's
+ *     precompressed copy when it made one); the name is the body's ETag hash, so a file never goes
+ *     stale, and one deleted to make room is written again when next asked for;
+ *   - the build's diff of a commit against its parent: its file under `diffs/`;
  *   - a floats-latest file of the release's public/ tree, when the client gets it uncompressed.
  * Anything else (a floats-latest body sent compressed, a body when the cache cannot be written)
  * is sent by the gateway itself, exactly as in the default mode.
@@ -23,7 +23,7 @@ import { contentHash } from '../src/store/hash.ts';
 import { paths } from '../src/store/layout.ts';
 import type { DiskCache } from './disk-cache.ts';
 import type { Encoding } from './encoding.ts';
-import { BoundedCache, Once, type CacheStats } from './lru.ts';
+import { Once } from './lru.ts';
 
 /** Checks and normalizes the internal location prefix: `/name[/name...]`, no trailing slash. */
 export function accelPrefix(value: string): string {
@@ -42,23 +42,12 @@ export function etagKey(etag: string): string {
 
 const SUFFIX: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
 
-/** What is known of a write-once file: that it exists (with its size once asked), or that a build sibling does not. */
-type FileFact = { exists: true; size?: number } | { exists: false };
-
-/** Bytes of facts about files kept in memory (a fact is its path and a few numbers). */
-const FACT_BYTES = 8 * 1024 * 1024;
-
 export class AccelBodies {
   /** The internal location nginx serves `out` under, e.g. `/_pkgcat`. */
   readonly prefix: string;
   readonly #out: string;
   readonly #dir: string;
   readonly #disk: DiskCache;
-  /**
-   * Files known to exist (write-once files of the build never go away while the gateway runs),
-   * build siblings known not to exist, and sizes of objects (for the compression floor).
-   */
-  readonly #facts = new BoundedCache<FileFact>({ maxBytes: FACT_BYTES, sizeOf: (_fact, file) => 48 + 2 * file.length });
   readonly #once = new Once<string | null>();
 
   constructor(out: string, prefix: string, disk: DiskCache) {
@@ -76,33 +65,6 @@ export class AccelBodies {
   }
 
   /**
-   * Whether a write-once file of the build exists. A positive answer is remembered; a negative one
-   * only with `settled` (a build sibling of a published object: written before the object was
-   * referenced, or never).
-   */
-  async exists(file: string, settled = false): Promise<boolean> {
-    const fact = this.#facts.get(file);
-    if (fact?.exists) return true;
-    if (settled && fact && !fact.exists) return false;
-    const found = await stat(file).then(
-      () => true,
-      () => false,
-    );
-    if (found) this.#facts.set(file, { exists: true });
-    else if (settled) this.#facts.set(file, { exists: false });
-    return found;
-  }
-
-  /** The size of a write-once file of the build. */
-  async size(file: string): Promise<number> {
-    const fact = this.#facts.get(file);
-    if (fact?.exists && fact.size !== undefined) return fact.size;
-    const { size } = await stat(file);
-    this.#facts.set(file, { exists: true, size });
-    return size;
-  }
-
-  /**
    * `<out>/cache/bodies/<key>.json[.br|.gz]`, written from `load` when absent. Null when it cannot be
    * kept (a read-only output directory, a body larger than the cache's cap): the caller sends the body itself.
    */
@@ -115,9 +77,5 @@ export class AccelBodies {
       // A failure to read the body is the request's (a 500, as in the default mode); one to write it is not.
       return (await this.#disk.write(file, await load())) ? file : null;
     });
-  }
-
-  stats(): CacheStats {
-    return this.#facts.stats();
   }
 }

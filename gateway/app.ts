@@ -11,7 +11,6 @@ import { paths } from '../src/store/layout.ts';
 import type { Auth } from './auth/index.ts';
 import { Catalog, type CatalogLimits } from './catalog.ts';
 import type { Dependencies } from './dependencies.ts';
-import type { ObjectBackend } from '../src/store/objects.ts';
 import type { WorkObserver } from './encoding.ts';
 import { errorHandler, methodNotAllowed, unknownPath } from './errors.ts';
 import { HEALTH_PATH, healthRoute, type BuildStatus } from './health.ts';
@@ -42,8 +41,6 @@ export interface GatewayOptions {
    * Bodies that are files leave with `X-Accel-Redirect: <prefix>/<path in out>` and no bytes (accel.ts).
    */
   accelRedirect?: string;
-  /** Where the objects are read from (CatalogOptions.objects); default: the output's own. */
-  objects?: ObjectBackend;
   /** The builds this process runs, for `/healthz` (`serve --repo`'s follower); absent: none. */
   buildStatus?: () => BuildStatus | null;
   /** The clock of `/healthz` (ms since the epoch); tests inject one. */
@@ -82,7 +79,7 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => processLog.error('gateway.error', line));
-  const catalog = new Catalog(options.out, log, { signingKeys: options.signingKeys, limits: options.limits, accelRedirect: options.accelRedirect, objects: options.objects, observe: options.observe, metrics: options.metrics });
+  const catalog = new Catalog(options.out, log, { signingKeys: options.signingKeys, limits: options.limits, accelRedirect: options.accelRedirect, observe: options.observe, metrics: options.metrics });
   const routes = servedSurfaces();
   catalog.metrics.watch({ release: () => releaseFigures(options.out, catalog), caches: () => catalog.cacheFigures(), now: options.now });
   // A signing origin computes its digests at start, in the background: the first request for the

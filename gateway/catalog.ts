@@ -80,8 +80,6 @@ export interface CatalogOptions {
   signingKeys?: readonly KeyObject[];
   limits?: CatalogLimits;
   accelRedirect?: string;
-  /** Where the objects are read from; default: the output's own (src/store/objects.ts openObjects). */
-  objects?: ObjectBackend;
   /** Told of each assembly, compression and composition (the tests count them). */
   observe?: WorkObserver;
   /** Where the gateway counts for Prometheus; default: a registry of its own, read by nobody. */
@@ -90,7 +88,7 @@ export interface CatalogOptions {
 
 /** What every cache holds against its bound, and the work in progress (the health endpoint reports it). */
 export interface CatalogStats {
-  readonly memory: Readonly<Record<'bodies' | 'composed' | 'files' | 'stateRoots' | 'indexChunks' | 'manifestChunks' | 'recordChunks' | 'transitiveChunks', CacheStats>> & { readonly accelFacts?: CacheStats };
+  readonly memory: Readonly<Record<'bodies' | 'composed' | 'files' | 'stateRoots' | 'indexChunks' | 'manifestChunks' | 'recordChunks' | 'transitiveChunks', CacheStats>>;
   /** The files under `<out>/cache/`, against their cap. */
   readonly disk: DiskCacheStats;
   readonly work: Readonly<Record<'assemblies' | 'compressions' | 'compositions', { running: number; waiting: number; size: number }>>;
@@ -138,7 +136,7 @@ export class Catalog {
     this.releases = new Releases(out);
     this.digests = new DigestChain(out);
     this.signingKeys = options.signingKeys ?? [];
-    this.objects = options.objects ?? openObjects(out);
+    this.objects = openObjects(out);
     this.#assemblies = new Semaphore(limits.assemblies);
     this.#compressions = new Semaphore(limits.compressions);
     this.#compositions = new Semaphore(limits.compositions);
@@ -196,7 +194,6 @@ export class Catalog {
         manifestChunks: this.#manifestChunks.stats(),
         recordChunks: this.#recordChunks.stats(),
         transitiveChunks: this.#transitiveChunks.stats(),
-        ...(this.accel ? { accelFacts: this.accel.stats() } : {}),
       },
       disk: this.#disk.stats(),
       work: { assemblies: this.#assemblies.stats(), compressions: this.#compressions.stats(), compositions: this.#compositions.stats() },
@@ -215,7 +212,6 @@ export class Catalog {
       manifest_chunks: { ...this.#manifestChunks.stats(), ...this.#manifestChunks.lookups() },
       record_chunks: { ...this.#recordChunks.stats(), ...this.#recordChunks.lookups() },
       transitive_chunks: { ...this.#transitiveChunks.stats(), ...this.#transitiveChunks.lookups() },
-      ...(this.accel ? { accel_facts: this.accel.stats() } : {}),
       composed_disk: { entries: disk.files, bytes: disk.bytes, maxBytes: disk.maxBytes },
     };
   }
@@ -242,8 +238,8 @@ export class Catalog {
   }
 
   /**
-   * The bytes stored under an object's hash (as stored: a piece may be compressed at rest), or
-   * one of its precompressed copies; null when there are none. An object a published state refers
+   * The bytes stored under an object's hash, or one of its precompressed copies; null when there
+   * are none. An object a published state refers
    * to was written with its copies before that state, and never changes, so both answers are
    * kept (small objects only, bounded by size, with the write-once files).
    */
@@ -252,11 +248,11 @@ export class Catalog {
     return entry!.bytes;
   }
 
-  /** The plain bytes of a stored object that a state refers to. */
+  /** The bytes of a stored object that a state refers to. */
   async #object(hash: string): Promise<Buffer> {
     const bytes = await this.storedObject(hash);
     if (!bytes) throw new Error(`object ${hash} is missing from the object store`);
-    return decodeAtRest(bytes);
+    return bytes;
   }
 
   /** `states/<sha>.json`, parsed; write-once, so a parsed root is kept. Null when never built. */

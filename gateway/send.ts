@@ -61,30 +61,26 @@ async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAns
     const file = await accel.materialize(etagKey(body.etag), encoding, load);
     return file ? { file, encoding, etag: body.etag } : null;
   }
+  // A content-addressed object lives in a pack, no file of its own: written once to the cache, as a bundle is.
   const etag = answer.etag ?? weakEtag(answer.hash);
-  const object = catalog.objects.file(answer.hash);
   const load = async () => {
     const bytes = await catalog.storedObject(answer.hash);
     if (!bytes) throw new Error(`object ${answer.hash} is missing from the object store`);
     return bytes;
   };
   if (wanted !== 'identity') {
-    const copy = catalog.objects.file(answer.hash, wanted);
-    if (copy && (await accel.exists(copy, true))) return { file: copy, encoding: wanted, etag };
-    const stored = copy ? null : await catalog.storedObject(answer.hash, wanted);
+    const stored = await catalog.storedObject(answer.hash, wanted);
     if (stored) {
-      // The build's precompressed copy, kept in no file of its own: written out once, the bytes the default mode sends.
+      // The build's precompressed copy: the bytes the default mode sends.
       const file = await accel.materialize(answer.hash, wanted, async () => stored);
       return file ? { file, encoding: wanted, etag } : null;
     }
-    const encoding = encodingFor(wanted, object ? await accel.size(object) : (await load()).length);
+    const encoding = encodingFor(wanted, (await load()).length);
     if (encoding !== 'identity') {
       const file = await accel.materialize(answer.hash, encoding, () => catalog.bodies.compressed(`object:${answer.hash}`, encoding, load));
       return file ? { file, encoding, etag } : null;
     }
   }
-  if (object) return { file: object, encoding: 'identity', etag };
-  // A backend that keeps the object in no file of its own: written once to the cache, as a bundle is.
   const file = await accel.materialize(answer.hash, 'identity', load);
   return file ? { file, encoding: 'identity', etag } : null;
 }

@@ -13,7 +13,6 @@ import { createGateway } from './app.ts';
 import { toolServerHostnames } from './mcp/allowed-hosts.ts';
 import { log as processLog } from '../src/log.ts';
 import type { CatalogLimits, CatalogStats } from './catalog.ts';
-import type { ObjectBackend } from '../src/store/objects.ts';
 import type { WorkObserver } from './encoding.ts';
 import { Dependencies } from './dependencies.ts';
 import type { BuildStatus } from './health.ts';
@@ -42,8 +41,6 @@ export interface ServerOptions {
   signingKeys?: readonly KeyObject[];
   /** X-Accel-Redirect mode: nginx's internal location for `out` (GatewayOptions.accelRedirect). */
   accelRedirect?: string;
-  /** Where the objects are read from (GatewayOptions.objects); default: the output's own. */
-  objects?: ObjectBackend;
   /** Bounds of the caches and of concurrent work (catalog.ts DEFAULT_LIMITS). */
   limits?: CatalogLimits;
   /** Told of each assembly, compression and composition (the tests count them). */
@@ -193,7 +190,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const draining = drain(server);
     const toolServerHosts = toolServerHostnames({ siteUrl: options.siteUrl ?? url, listenHost: options.host, extra: options.mcpAllowedHosts });
     const { app, catalog } = createGateway({
-      out: options.out, auth, trustProxy: options.trustProxy, toolServerHosts, signingKeys: options.signingKeys, accelRedirect, objects: options.objects, limits: options.limits, observe: options.observe,
+      out: options.out, auth, trustProxy: options.trustProxy, toolServerHosts, signingKeys: options.signingKeys, accelRedirect, limits: options.limits, observe: options.observe,
       buildStatus: options.buildStatus, dependencies, now: options.now, log, metrics: options.metrics, accessLog: options.accessLog, building: options.building,
     });
     catalog.metrics.watch({ sessionStore: () => ({ kind: store.kind, up: sessionStoreUp(store) }) });

@@ -41,7 +41,7 @@ export type Answer =
   | (AnswerHeaders & { readonly kind: 'bytes'; readonly bytes: Buffer; readonly identity: string; readonly etag?: string; readonly file?: string; readonly stableName?: string })
   /** A StoredBody of a state root: assembled from its chunks once and kept (catalog.ts); its ETag is the body's. */
   | (AnswerHeaders & { readonly kind: 'stored'; readonly body: StoredBody })
-  /** A content-addressed object, with `.br`/`.gz` siblings when the build wrote them. ETag `W/"<hash>"` unless given. */
+  /** A content-addressed object, with brotli and gzip copies when the build stored them. ETag `W/"<hash>"` unless given. */
   | (AnswerHeaders & { readonly kind: 'object'; readonly hash: string; readonly etag?: string })
   | { readonly kind: 'redirect'; readonly status: 301 | 302; readonly location: string; readonly cacheControl: string };
 

@@ -1,17 +1,18 @@
 /**
  * Is a build output the same catalog as the origin's? `checkMirror` recomputes, from the output's
  * own files, the digest of the commit a signed digest names (commit-digest.ts), and checks every
- * object the commits up to it name: its bytes must hash to its name, and its `.br` and `.gz`
- * siblings (what a gateway or nginx sends to clients that accept them) must decompress to the
+ * object the commits up to it name: its bytes must hash to its name, and its brotli and gzip
+ * copies (what a gateway or nginx sends to clients that accept them) must decompress to the
  * same bytes. Together, every byte a sha-pinned URL of those commits is assembled or composed
  * from is the origin's.
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { CommitInfo } from '../compose/types.ts';
 import { contentHash } from '../store/hash.ts';
 import { decodeAtRest } from '../store/object-codec.ts';
 import { currentReleaseId, paths, readJson, type PackageIndexEntry, type StateRootFile } from '../store/layout.ts';
+import { openObjects, type PackObjects } from '../store/objects.ts';
 import type { CommitDigest } from '../schemas/wire.ts';
 import { readCommitDigest } from './commit-digest.ts';
 
@@ -21,12 +22,10 @@ export class MirrorDiffers extends Error {}
 export interface MirrorReport {
   /** Commits checked, from the root to the digest's commit. */
   readonly commits: number;
-  /** Objects checked (each once), and their `.br`/`.gz` siblings. */
+  /** Objects checked (each once), and their `br`/`gzip` copies. */
   readonly objects: number;
   readonly siblings: number;
 }
-
-const exists = (file: string) => access(file).then(() => true, () => false);
 
 /** The objects a state root names directly; an index chunk names more (deps.json and versions.json bodies). */
 function namedBy(root: StateRootFile): { hash: string; index: boolean }[] {
@@ -52,6 +51,7 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
   if (index < 0) {
     throw new MirrorDiffers(`${out} holds no build of commit ${expected.commit} (its main is at ${chain[0]?.sha ?? 'no commit'}): bring the newer commits across (git fetch from a bundle) and build again`);
   }
+  const objects = openObjects(out);
   const checked = new Set<string>();
   let siblings = 0;
   let digest: CommitDigest | null = null;
@@ -66,7 +66,7 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
     for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
       if (checked.has(item.hash)) continue;
       checked.add(item.hash);
-      const bytes = await checkObject(out, item.hash, sha);
+      const bytes = await checkObject(objects, item.hash, sha);
       siblings += bytes.siblings;
       if (!item.index) continue;
       for (const entry of Object.values(JSON.parse(bytes.plain.toString('utf8')) as Record<string, PackageIndexEntry>)) {
@@ -91,28 +91,30 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
   return { commits: total, objects: checked.size, siblings };
 }
 
-/** Reads object `hash`, checks its bytes against its name and its `.br` and `.gz` copies against its bytes. */
-async function checkObject(out: string, hash: string, sha: string): Promise<{ plain: Buffer; siblings: number }> {
-  const file = paths.object(out, hash);
-  let plain: Buffer;
-  try {
-    plain = decodeAtRest(await readFile(file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MirrorDiffers(`${file} is missing (commit ${sha} names it)`);
-    throw new MirrorDiffers(`${file} cannot be read: ${(error as Error).message}`);
-  }
-  if (contentHash(plain) !== hash) throw new MirrorDiffers(`${file} was changed: its bytes do not match its name (commit ${sha} names it)`);
+/** Reads object `hash`, checks its bytes against its name and its `br` and `gzip` copies against its bytes. */
+async function checkObject(objects: PackObjects, hash: string, sha: string): Promise<{ plain: Buffer; siblings: number }> {
+  const read = async (encoding: 'identity' | 'br' | 'gzip') => {
+    try {
+      return await objects.get(hash, encoding);
+    } catch (error) {
+      throw new MirrorDiffers(`object ${hash} cannot be read from ${objects.folder}: ${(error as Error).message} (commit ${sha} names it)`);
+    }
+  };
+  const plain = await read('identity');
+  if (!plain) throw new MirrorDiffers(`object ${hash} is missing from the packs of ${objects.folder} (commit ${sha} names it)`);
+  if (contentHash(plain) !== hash) throw new MirrorDiffers(`object ${hash} was changed: its bytes do not match its name (commit ${sha} names it)`);
   let siblings = 0;
-  for (const [suffix, decompress] of [['.br', brotliDecompressSync], ['.gz', gunzipSync]] as const) {
-    if (!(await exists(file + suffix))) continue;
+  for (const [encoding, decompress] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    const stored = await read(encoding);
+    if (!stored) continue;
     siblings += 1;
     let copy: Buffer | null;
     try {
-      copy = decompress(await readFile(file + suffix));
+      copy = decompress(stored);
     } catch {
       copy = null;
     }
-    if (!copy?.equals(plain)) throw new MirrorDiffers(`${file}${suffix} was changed: it does not decompress to the object's bytes (commit ${sha} names it)`);
+    if (!copy?.equals(plain)) throw new MirrorDiffers(`the ${encoding} copy of object ${hash} was changed: it does not decompress to the object's bytes (commit ${sha} names it)`);
   }
   return { plain, siblings };
 }

@@ -1,6 +1,6 @@
 /**
  * The one content hash of the output directory: the first 32 hex characters (128 bits) of the
- * SHA-256 of a body's bytes. It names content-addressed objects (`objects/<2 hex>/<30 hex>`) and
+ * SHA-256 of a body's bytes. It names content-addressed objects (objects.ts) and
  * it is the value of every weak ETag the build and the gateway send, so it is part of the output:
  * changing it changes every object name and every ETag.
  */

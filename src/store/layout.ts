@@ -2,9 +2,9 @@
  * The build output directory, shared by the build (which writes it) and the gateway and tool
  * server (which read it). Nothing here composes or writes: it names files and reads them.
  *
- *   <out>/objects/<2 hex>/<30 hex>      content-addressed bodies and chunks, write-once;
- *                                        `.br` and `.gz` siblings beside large served bodies
- *                                        (today's object backend: read and write them through objects.ts)
+ *   <out>/objects/<id>.pack, <id>.idx   content-addressed bodies and chunks, and the precompressed
+ *                                        copies of large served bodies, in append-only packs
+ *                                        (read and write them through objects.ts)
  *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
  *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names, diagnostics)
@@ -22,7 +22,7 @@
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { decodeAtRest } from './object-codec.ts';
-import { objectFile, objectsFolder, openObjects, readStoredObject } from './objects.ts';
+import { objectsFolder, openObjects, readStoredObject } from './objects.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
 import { fullBundle } from '../compose/shapes.ts';
@@ -34,9 +34,29 @@ import type { PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 /**
  * Version of this on-disk layout; a build refuses an output directory of another version.
  * 2: state roots keep records and transitive rollups as keyed chunks (per-package reads at any sha).
- * 3: a release is a manifest of objects (src/store/manifest.ts), not a tree of files.
+ * 3: objects live in append-only packs (objects.ts), no longer one file each; a release is a
+ *    manifest of objects (src/store/manifest.ts), not a tree of files.
  */
 export const LAYOUT_VERSION = 3;
+
+/** `<out>/layout.json`: the layout version of what the output holds. */
+export const layoutFile = (out: string): string => join(out, 'layout.json');
+
+/**
+ * Why this pkgcat can neither build into nor serve `out`: it holds a build of another layout
+ * version (null when it holds this one, or nothing yet). Says what to do about it.
+ */
+export async function otherLayout(out: string): Promise<string | null> {
+  let layout: unknown;
+  try {
+    layout = (JSON.parse(await readFile(layoutFile(out), 'utf8')) as { layout?: unknown }).layout;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (layout === LAYOUT_VERSION) return null;
+  return `${out} holds a build of layout ${String(layout)}; this pkgcat writes and serves layout ${LAYOUT_VERSION}: build the catalog again into a new output directory (pkgcat build --repo <catalog> --out <new directory>), or delete ${out} and build again`;
+}
 
 /** A body stored as literal text and chunk references (see serializeSegments). */
 export interface StoredBody {
@@ -139,9 +159,8 @@ export interface ReleaseInfo {
 }
 
 export const paths = {
-  /** The folder of today's object backend (objects.ts FileObjects); read objects through `openObjects`. */
+  /** The packs of the object store (objects.ts); read objects through `openObjects`. */
   objects: objectsFolder,
-  object: objectFile,
   states: (out: string) => join(out, 'states'),
   state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
   /** The build's diff of a commit against its parent (`base`); write-once, never deleted. */
@@ -205,16 +224,6 @@ export function currentReleaseIdSync(out: string): string | null {
   }
 }
 
-/**
- * Why this pkgcat cannot use the output `out` (it holds a build of another layout), or null: it
- * holds none yet, or one of this layout.
- */
-export async function layoutMismatch(out: string): Promise<string | null> {
-  const found = await readJson<{ layout?: number }>(join(out, 'layout.json')).catch(() => null);
-  if (!found || found.layout === LAYOUT_VERSION) return null;
-  return `${out} holds a build of layout ${found.layout}; this pkgcat uses layout ${LAYOUT_VERSION}: build the catalog again into a new output directory`;
-}
-
 export async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await readFile(file, 'utf8')) as T;
 }
@@ -228,7 +237,7 @@ export async function readStateRoot(out: string, sha: string): Promise<StateRoot
   }
 }
 
-/** The plain bytes of an object of the output (objects.ts); throws when it is missing. */
+/** The bytes of an object of the output (objects.ts); throws when it is missing. */
 export async function readObject(out: string, hash: string): Promise<Buffer> {
   return readStoredObject(openObjects(out), hash);
 }

@@ -1,12 +1,8 @@
 /**
- * How the build's files sit on disk. Bodies served whole (deps.json, versions.json) are stored as
- * they are sent, so a static server or nginx can send the file itself. What only pkgcat reads is
- * stored zstd-compressed from 4 KiB: the pieces the gateway splices (record, card, transitive and
- * index chunks, advisory maps: repetitive JSON of tens of KB that a commit rewrites whole when one
- * item in them changes; a fifth to a tenth of the bytes) and the per-commit state roots (less than
- * half). On vcpkg's 16,193 commits that is gigabytes. An object is still named by the hash of its
- * plain bytes, and a compressed file is told by the zstd frame's magic number, which no JSON text
- * starts with.
+ * How the per-commit state roots sit on disk: zstd-compressed from 4 KiB (less than half their
+ * bytes; on vcpkg's 16,193 commits that is hundreds of MB). A compressed file is told by the zstd
+ * frame's magic number, which no JSON text starts with. Objects are compressed by their packs
+ * (objects.ts), not here.
  */
 import { zstdCompress, zstdDecompressSync } from 'node:zlib';
 import { promisify } from 'node:util';

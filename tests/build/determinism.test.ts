@@ -3,7 +3,7 @@
  * byte-identical output; the chunked assembly equals the bundle composed whole.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
 import { CatalogRepo } from '../../src/catalog/git.ts';
@@ -11,12 +11,17 @@ import { CatalogModel } from '../../build/model.ts';
 import { analyze, reanalyze, type CatalogAnalysis } from '../../src/compose/analysis.ts';
 import { composeFullBundle, composeListingBundle } from '../../src/compose/bundles.ts';
 import { serialize } from '../../src/serialize.ts';
+import { PackObjects } from '../../src/store/objects.ts';
 import { build, pinnedBodies, publicFiles, temporaryDirectory } from '../helpers/catalog.ts';
 import { STORY } from './story.ts';
 import { demoCommits } from '../../demo/make-demo-catalog.ts';
 
-/** Every file below a directory, relative path → bytes. */
+/**
+ * Every file below a directory, relative path → bytes; for `objects/`, every item of the object
+ * store (`<hash>` and its `<hash>.br`, `<hash>.gz` copies): the packs themselves may differ.
+ */
 async function tree(dir: string): Promise<Map<string, Buffer>> {
+  if (basename(dir) === 'objects') return storedObjects(dirname(dir));
   const files = new Map<string, Buffer>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) files.set(join(entry.parentPath, entry.name).slice(dir.length + 1), await readFile(join(entry.parentPath, entry.name)));
@@ -34,6 +39,20 @@ function expectSameOutput(dir: string, scratch: Map<string, Buffer>, steps: Map<
   if (dir === 'objects') expect([...scratch.keys()].filter((file) => !steps.has(file)), dir).toEqual([]);
   else expect([...steps.keys()].sort(), dir).toEqual([...scratch.keys()].sort());
   for (const [file, bytes] of scratch) expect(steps.get(file)?.equals(bytes), `${dir}/${file}`).toBe(true);
+}
+
+/** Every item of an output's object store, by `<hash>` and `<hash>.br`, `<hash>.gz` for its copies. */
+async function storedObjects(out: string): Promise<Map<string, Buffer>> {
+  const objects = new PackObjects(out);
+  const items = new Map<string, Buffer>();
+  for await (const hash of objects.list()) {
+    for (const [encoding, suffix] of [['identity', ''], ['br', '.br'], ['gzip', '.gz']] as const) {
+      const bytes = await objects.get(hash, encoding);
+      if (bytes) items.set(`${hash}${suffix}`, bytes);
+    }
+  }
+  await objects.close();
+  return items;
 }
 
 /** Replays a repository commit by commit and checks every stored bundle against its whole composition. */

@@ -1,60 +1,57 @@
 /**
- * How the build stores objects: served bodies as they are sent (a static server or nginx sends
- * the file itself), the pieces the gateway splices compressed, every object named by the hash of
- * its plain bytes and read back as those bytes.
+ * How the build stores objects: in the output's packs, every object named by the hash of its
+ * plain bytes, compressed at rest and read back as those bytes; a served body of 4 KiB or more
+ * with its brotli and gzip copies, which decompress to it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ObjectStore } from '../../build/objects.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { paths, readObject, readStateRoot } from '../../src/store/layout.ts';
 import { compressAtRest } from '../../src/store/object-codec.ts';
+import { openObjects } from '../../src/store/objects.ts';
 import { temporaryDirectory } from '../helpers/catalog.ts';
 
 /** A piece as the composer cuts them: comma-joined records, tens of KB of repetitive JSON. */
 const piece = Array.from({ length: 80 }, (_, index) => JSON.stringify({ name: `package-${index}`, version: '1.0.0', license: 'MIT', links: { self: `/api/pkgs/package-${index}.json` } })).join(',');
 /** The output's content hash: the first 32 hex characters of the SHA-256 of the bytes. */
 const contentHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
-const objectFile = (out: string, hash: string) => join(out, 'objects', hash.slice(0, 2), hash.slice(2));
 /** The first four bytes of every zstd frame (RFC 8878, 3.1.1). */
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+/** Bytes of every file under `<out>/objects/`. */
+const packedBytes = (out: string) => readdirSync(join(out, 'objects')).reduce((sum, file) => sum + statSync(join(out, 'objects', file)).size, 0);
 
 describe('the object store', () => {
-  it('stores a spliced piece of 4 KiB or more zstd-compressed, under the hash of its plain bytes, and reads it back plain', async () => {
+  it('stores an object compressed in a pack, under the hash of its plain bytes, and reads it back plain', async () => {
     const out = await temporaryDirectory();
     const store = new ObjectStore(out);
     const hash = await store.put(piece);
-    await store.settled();
+    await store.close();
     expect(hash).toBe(contentHash(piece));
-    const stored = readFileSync(objectFile(out, hash));
-    expect([...stored.subarray(0, 4)]).toEqual(ZSTD_MAGIC);
-    expect(stored.length).toBeLessThan(Buffer.byteLength(piece) / 4);
+    expect(packedBytes(out)).toBeLessThan(Buffer.byteLength(piece) / 4);
     expect((await readObject(out, hash)).toString('utf8')).toBe(piece);
     // The length the gateway sends as Content-Length is the plain one, also for a later build that did not write it.
     expect(await new ObjectStore(out).size(hash)).toBe(Buffer.byteLength(piece));
   });
 
-  it('stores a small piece plain', async () => {
-    const out = await temporaryDirectory();
-    const store = new ObjectStore(out);
-    const small = '{"name":"zlib","version":"1.3.1"}';
-    const hash = await store.put(small);
-    await store.settled();
-    expect(readFileSync(objectFile(out, hash), 'utf8')).toBe(small);
-  });
-
-  it('stores a served body as it is sent, with .br and .gz siblings from 4 KiB', async () => {
+  it('stores a served body with brotli and gzip copies from 4 KiB, none below', async () => {
     const out = await temporaryDirectory();
     const store = new ObjectStore(out);
     const body = `{"dependencies":[${piece}]}`;
-    const hash = await store.put(body, { served: true });
+    const small = '{"dependencies":[]}';
+    const [hash, smallHash] = [await store.put(body, { served: true }), await store.put(small, { served: true })];
     await store.settled();
-    expect(readFileSync(objectFile(out, hash), 'utf8')).toBe(body);
-    expect(existsSync(`${objectFile(out, hash)}.br`)).toBe(true);
-    expect(existsSync(`${objectFile(out, hash)}.gz`)).toBe(true);
+    const objects = openObjects(out);
+    expect((await objects.get(hash))?.toString('utf8')).toBe(body);
+    expect(brotliDecompressSync((await objects.get(hash, 'br'))!).toString('utf8')).toBe(body);
+    expect(gunzipSync((await objects.get(hash, 'gzip'))!).toString('utf8')).toBe(body);
+    expect((await objects.get(smallHash))?.toString('utf8')).toBe(small);
+    expect(await objects.has(smallHash, 'br')).toBe(false);
+    expect(await objects.has(smallHash, 'gzip')).toBe(false);
   });
 
   it('reads a state root stored compressed (the roots of a large catalog are tens of KB)', async () => {
@@ -62,7 +59,7 @@ describe('the object store', () => {
     const sha = 'a'.repeat(40);
     const chunks = Array.from({ length: 120 }, (_, index) => ({ first: `package-${index}`, object: contentHash(`chunk ${index}`) }));
     const root = {
-      layout: 2,
+      layout: 3,
       commit: { sha, pushedAt: '2026-08-22T10:00:00Z', message: 'Update zlib' },
       parent: null,
       listing: { etag: 'W/"0"', length: 2, segments: ['[]'] },

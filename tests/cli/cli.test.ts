@@ -43,6 +43,20 @@ describe('pkgcat build on unusable input: exit 1 and one line saying why', () =>
   });
 });
 
+describe('an output directory built by a pkgcat of another layout', () => {
+  it('build and serve refuse it, with one line saying what to do, and leave it as it was', async () => {
+    const out = await temporaryDirectory();
+    await writeFile(`${out}/layout.json`, '{"layout":2}');
+    const repo = `${await temporaryDirectory()}/catalog`;
+    await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    const line = `pkgcat: ${out} holds a build of layout 2; this pkgcat writes and serves layout 3: build the catalog again into a new output directory (pkgcat build --repo <catalog> --out <new directory>), or delete ${out} and build again\n`;
+    expect(await pkgcat(['build', '--repo', repo, '--out', out])).toMatchObject({ code: 1, stderr: line });
+    expect(await pkgcat(['serve', '--out', out, '--port', '0'])).toMatchObject({ code: 1, stderr: line });
+    expect(await readFile(`${out}/layout.json`, 'utf8')).toBe('{"layout":2}');
+    await expect(stat(`${out}/current`)).rejects.toThrow();
+  });
+});
+
 describe('pkgcat build that runs out of memory', () => {
   it('ends with one line saying so, no stack trace, and keeps what was built', async () => {
     const repo = `${await temporaryDirectory()}/catalog`;

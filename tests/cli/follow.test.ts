@@ -84,7 +84,7 @@ describe('MainFollower', () => {
       await sleep(50);
       status = follower.status();
     }
-    expect(status.lastFailure).toBe(`${out} holds a build of layout 1; this pkgcat uses layout ${LAYOUT_VERSION}: build the catalog again into a new output directory`);
+    expect(status.lastFailure).toBe(`${out} holds a build of layout 1; this pkgcat writes and serves layout ${LAYOUT_VERSION}: build the catalog again into a new output directory (pkgcat build --repo <catalog> --out <new directory>), or delete ${out} and build again`);
     expect(await releaseFile(out, 'release.json')).toMatchObject({ tip: { sha: first } });
 
     await writeFile(join(out, 'layout.json'), JSON.stringify({ layout: LAYOUT_VERSION }));

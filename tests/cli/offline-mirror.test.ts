@@ -6,9 +6,10 @@
  */
 import { execFile } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { crc32, zstdDecompressSync } from 'node:zlib';
 import { generalVerify, type GeneralJWS } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../../gateway/auth/users.ts';
@@ -165,20 +166,50 @@ describe('an offline mirror', () => {
     expect(result.stderr).toMatch(/^pkgcat: the digest \S+ is rejected: its signature by key [A-Za-z0-9_-]{43} does not verify: the digest was changed after it was signed, or signed by another key of that id\n$/);
   }, 60_000);
 
-  it('rejects a mirror one of whose stored bodies was changed, naming the file', async () => {
+  it('rejects a mirror one of whose stored bodies was changed, naming the object', async () => {
     const cookie = await signIn(origin.url);
     const deps = await fetch(`${origin.url}/api/pkgs/bundle/${shas[2]}/curl/deps.json`, { headers: { cookie } });
-    // A deps.json body is stored as it is sent, named by its content hash (the weak ETag's value).
+    // A deps.json body is stored under its content hash (the weak ETag's value).
     const hash = /^W\/"([0-9a-f]{32})"$/.exec(deps.headers.get('etag') ?? '')![1]!;
-    const object = join(mirrorOut(), 'objects', hash.slice(0, 2), hash.slice(2));
-    const bytes = await readFile(object, 'utf8');
-    await writeFile(object, bytes.replace('"zlib"', '"zlob"'));
+    const restore = await changeStoredObject(join(mirrorOut(), 'objects'), hash, (text) => text.replace('"zlib"', '"zlob"'));
     const result = await pkgcat(['verify', '--out', mirrorOut(), '--digest', digestFile, '--key', publicKeyFile, '--quiet']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`pkgcat: ${object} was changed: its bytes do not match its name \\(commit [0-9a-f]{40} names it\\)\n$`));
-    await writeFile(object, bytes);
+    expect(result.stderr).toMatch(new RegExp(`pkgcat: object ${hash} was changed: its bytes do not match its name \\(commit [0-9a-f]{40} names it\\)\n$`));
+    await restore();
   }, 60_000);
 });
+
+/**
+ * Changes the body stored under `hash` in an output's packs as someone editing the files would
+ * (docs/decisions.md "Storage" gives the format): the new bytes at the end of its pack, its index
+ * record pointing at them, with a CRC that matches. Returns what puts the files back.
+ */
+async function changeStoredObject(folder: string, hash: string, change: (text: string) => string): Promise<() => Promise<void>> {
+  for (const file of (await readdir(folder)).filter((name) => name.endsWith('.idx'))) {
+    const indexFile = join(folder, file);
+    const packFile = indexFile.replace(/\.idx$/, '.pack');
+    const index = await readFile(indexFile);
+    for (let at = 32; at + 32 <= index.length; at += 32) {
+      if (index.toString('hex', at, at + 16) !== hash || index[at + 16] !== 0) continue;
+      const pack = await readFile(packFile);
+      const offset = index.readUIntLE(at + 18, 6);
+      const stored = pack.subarray(offset, offset + index.readUInt32LE(at + 24));
+      const changed = Buffer.from(change((index[at + 17] & 1 ? zstdDecompressSync(stored) : stored).toString('utf8')));
+      const record = Buffer.from(index.subarray(at, at + 32));
+      record[17] = 0;
+      record.writeUIntLE(pack.length, 18, 6);
+      record.writeUInt32LE(changed.length, 24);
+      record.writeUInt32LE(crc32(record.subarray(0, 28)), 28);
+      await writeFile(packFile, Buffer.concat([pack, changed]));
+      await writeFile(indexFile, Buffer.concat([index.subarray(0, at), record, index.subarray(at + 32)]));
+      return async () => {
+        await writeFile(packFile, pack);
+        await writeFile(indexFile, index);
+      };
+    }
+  }
+  throw new Error(`no object ${hash} in the packs of ${folder}`);
+}
 
 describe('serve --signing-key', () => {
   it.each([

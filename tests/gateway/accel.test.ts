@@ -13,49 +13,32 @@ import { join } from 'node:path';
 import { AccelBodies, accelPrefix, etagKey } from '../../gateway/accel.ts';
 import { DiskCache } from '../../gateway/disk-cache.ts';
 import { currentReleaseId, paths, readJson, readStateRoot } from '../../src/store/layout.ts';
-import { FileObjects, type ObjectBackend } from '../../src/store/objects.ts';
+import { openObjects } from '../../src/store/objects.ts';
 import { AT, buildFixture, type Fixture } from './fixtures.ts';
 import { expected, rawGet, startGateway, type Gateway } from './harness.ts';
 
 const PREFIX = '/_pkgcat';
 
-/** An object backend that keeps objects in no file of their own (as packs or an object store would): today's, with `file()` answering null. */
-function objectsInNoFile(out: string): ObjectBackend {
-  const files = new FileObjects(out);
-  return {
-    get: (hash, encoding) => files.get(hash, encoding),
-    put: (hash, bytes, encoding) => files.put(hash, bytes, encoding),
-    has: (hash, encoding) => files.has(hash, encoding),
-    list: () => files.list(),
-    file: () => null,
-  };
-}
-
 let fx: Fixture;
 let plain: Gateway;
 let accel: Gateway;
-let fileless: Gateway;
 let cookie: string;
 let plainCookie: string;
-let filelessCookie: string;
 let release: string;
 
 beforeAll(async () => {
   fx = await buildFixture();
   plain = await startGateway(fx.out, join(fx.dir, 'plain'));
   accel = await startGateway(fx.out, join(fx.dir, 'accel'), { accelRedirect: `${PREFIX}/` });
-  fileless = await startGateway(fx.out, join(fx.dir, 'fileless'), { accelRedirect: `${PREFIX}/`, objects: objectsInNoFile(fx.out) });
   // Each gateway has its own session store: a cookie for each.
   cookie = await accel.signIn();
   plainCookie = await plain.signIn();
-  filelessCookie = await fileless.signIn();
   release = (await currentReleaseId(fx.out))!;
 });
 
 afterAll(async () => {
   await plain?.close();
   await accel?.close();
-  await fileless?.close();
   await fx?.cleanup();
 });
 
@@ -67,11 +50,11 @@ function comparable(reply: Raw): Record<string, string | string[] | undefined> {
   return rest;
 }
 
-/** The same request to the default gateway (`base`) and to an accel one (`fast`: the one over today's files, unless `overObjectsInNoFile`). */
-async function both(path: string, headers: Record<string, string>, method = 'GET', overObjectsInNoFile = false): Promise<{ base: Raw; fast: Raw }> {
+/** The same request to the default gateway (`base`) and to the accel one (`fast`). */
+async function both(path: string, headers: Record<string, string>, method = 'GET'): Promise<{ base: Raw; fast: Raw }> {
   const request = (url: string, extra: Record<string, string>) =>
     method === 'HEAD' ? headOnly(url, path, { ...headers, ...extra }) : rawGet(url, path, { ...headers, ...extra });
-  const [fastUrl, fastCookie] = overObjectsInNoFile ? [fileless.url, filelessCookie] : [accel.url, cookie];
+  const [fastUrl, fastCookie] = [accel.url, cookie];
   const [base, fast] = await Promise.all([
     request(plain.url, headers.cookie ? { cookie: plainCookie } : {}),
     request(fastUrl, headers.cookie ? { cookie: fastCookie } : {}),
@@ -85,9 +68,9 @@ async function headOnly(base: string, path: string, headers: Record<string, stri
 }
 
 /** Checks the accel answer against the default one, and returns the redirect target (a path under out). */
-async function expectRedirected(path: string, encoding: string, options: { signedIn?: boolean; method?: string; overObjectsInNoFile?: boolean } = {}): Promise<string> {
+async function expectRedirected(path: string, encoding: string, options: { signedIn?: boolean; method?: string } = {}): Promise<string> {
   const headers: Record<string, string> = { 'accept-encoding': encoding, ...(options.signedIn === false ? {} : { cookie: 'yes' }) };
-  const { base, fast } = await both(path, headers, options.method, options.overObjectsInNoFile);
+  const { base, fast } = await both(path, headers, options.method);
   expect(fast.status).toBe(base.status);
   expect(comparable(fast)).toEqual(comparable(base));
   expect(fast.headers['content-length']).toBe('0');
@@ -153,27 +136,15 @@ describe('X-Accel-Redirect mode: sha-pinned', () => {
     expect(await expectRedirected(`/api/pkgs/bundle/${fx.shas[AT.import]}.json`, 'identity')).toBe(`cache/bodies/${etagKey(listing.etag)}.json`);
   });
 
-  it('redirects deps.json and versions.json to their object, or to the build\'s precompressed sibling', async () => {
+  it('writes deps.json and versions.json once under cache/bodies (objects live in packs), the build\'s precompressed copy for br and gzip', async () => {
     const deps = (await expected.packageObject(fx.out, tip(), 'curl', 'deps'))!;
-    const object = paths.object('', deps.hash).replace(/^\//, '');
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/curl/deps.json`, 'identity')).toBe(object);
+    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/curl/deps.json`, 'identity')).toBe(`cache/bodies/${deps.hash}.json`);
     const ticker = (await expected.packageObject(fx.out, tip(), 'ticker', 'versions'))!;
     expect(ticker.bytes.length).toBeGreaterThanOrEqual(4096);
-    const tickerObject = paths.object('', ticker.hash).replace(/^\//, '');
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'br')).toBe(`${tickerObject}.br`);
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'gzip')).toBe(`${tickerObject}.gz`);
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'identity')).toBe(tickerObject);
-  });
-
-  it('writes deps.json and versions.json once under cache/bodies when the object backend keeps them in no file', async () => {
-    const deps = (await expected.packageObject(fx.out, tip(), 'curl', 'deps'))!;
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/curl/deps.json`, 'identity', { overObjectsInNoFile: true })).toBe(`cache/bodies/${deps.hash}.json`);
-    const ticker = (await expected.packageObject(fx.out, tip(), 'ticker', 'versions'))!;
-    expect(ticker.bytes.length).toBeGreaterThanOrEqual(4096);
-    // The build's precompressed copy, read from the backend and written out for nginx.
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'br', { overObjectsInNoFile: true })).toBe(`cache/bodies/${ticker.hash}.json.br`);
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'gzip', { overObjectsInNoFile: true })).toBe(`cache/bodies/${ticker.hash}.json.gz`);
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'identity', { overObjectsInNoFile: true })).toBe(`cache/bodies/${ticker.hash}.json`);
+    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'br')).toBe(`cache/bodies/${ticker.hash}.json.br`);
+    expect((await readFile(join(paths.bodyCache(fx.out), `${ticker.hash}.json.br`))).equals((await openObjects(fx.out).get(ticker.hash, 'br'))!)).toBe(true);
+    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'gzip')).toBe(`cache/bodies/${ticker.hash}.json.gz`);
+    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/ticker/versions.json`, 'identity')).toBe(`cache/bodies/${ticker.hash}.json`);
   });
 
   it('writes a compressed copy of an object the build did not precompress (1 to 4 KiB)', async () => {
@@ -189,7 +160,7 @@ describe('X-Accel-Redirect mode: sha-pinned', () => {
     }
     expect(found, 'the fixture has a deps.json or versions.json between 1 and 4 KiB').not.toBeNull();
     const { name, member, hash } = found!;
-    expect(existsSync(`${paths.object(fx.out, hash)}.br`)).toBe(false);
+    expect(await openObjects(fx.out).has(hash, 'br')).toBe(false);
     expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/${name}/${member}.json`, 'br')).toBe(`cache/bodies/${hash}.json.br`);
   });
 

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { composeRecentCommits } from '../../src/compose/commits.ts';
 import { serialize } from '../../src/serialize.ts';
 import { paths, readJson, currentReleaseId } from '../../src/store/layout.ts';
+import { openObjects } from '../../src/store/objects.ts';
 import type { CommitInfo } from '../../src/compose/types.ts';
 import { AT, buildFixture, sharedPrefixes, type Fixture } from './fixtures.ts';
 import { expected, rawGet, send, startGateway, uniquePrefix, unusedPrefix, type Gateway, type Reply } from './harness.ts';
@@ -466,9 +467,9 @@ describe('Precompressed and compressed bodies (Accept-Encoding)', () => {
     }
   });
 
-  it('Content-Encoding br serves the sibling the build wrote', async () => {
+  it('Content-Encoding br serves the copy the build stored', async () => {
     const object = (await expected.packageObject(fx.out, s.tip, 'ticker', 'versions'))!;
-    const sibling = await readFile(`${paths.object(fx.out, object.hash)}.br`);
+    const sibling = (await openObjects(fx.out).get(object.hash, 'br'))!;
     const reply = await rawGet(gw.url, `/api/pkgs/bundle/${s.tip}/ticker/versions.json`, { cookie, 'accept-encoding': 'br' });
     expect(reply.body.equals(sibling)).toBe(true);
   });

@@ -1,72 +1,230 @@
 /**
- * The object backend every object write and read goes through (src/store/objects.ts). Today's is
- * one file per object: `<out>/objects/<2 hex>/<30 hex>`, its precompressed copies beside it as
- * `.br` and `.gz` (the files nginx's X-Accel-Redirect mode names), written whole or not at all.
+ * The object store every object write and read goes through (src/store/objects.ts): append-only
+ * packs with an index under `<out>/objects/`. What a reader relies on: it gets back exactly the
+ * bytes put under a hash; a reader in another process finds them once `put` has returned; a
+ * writer killed at any moment leaves no partial object; and merging packs loses nothing, also for
+ * a reader that holds the packs merged away.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { zstdCompressSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-import { FileObjects, readStoredObject } from '../../src/store/objects.ts';
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFile, readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { geometricSplit, PackObjects, readStoredObject } from '../../src/store/objects.ts';
 import { temporaryDirectory } from '../helpers/catalog.ts';
 
-const hash = 'ba7816bf8f01cfea414140de5dae2223';
-const other = 'e3b0c44298fc1c149afbf4c8996fb924';
-const listed = async (objects: FileObjects) => {
+const run = promisify(execFile);
+const MODULE = resolve(import.meta.dirname, '../../src/store/objects.ts');
+
+/** The output's content hash: the first 32 hex characters of the SHA-256 of the bytes. */
+const hashOf = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+const body = (index: number) => JSON.stringify({ name: `package-${index}`, version: `1.${index}.0`, dependencies: Array.from({ length: index % 40 }, (_, at) => `dep-${at}`) });
+
+/** Every backend a test opens, closed after it (a reader holds its packs open). */
+const opened: PackObjects[] = [];
+const packObjects = (out: string): PackObjects => {
+  const objects = new PackObjects(out);
+  opened.push(objects);
+  return objects;
+};
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((objects) => objects.close()));
+});
+
+async function listed(objects: PackObjects): Promise<string[]> {
   const hashes: string[] = [];
   for await (const hash of objects.list()) hashes.push(hash);
   return hashes.sort();
-};
-const file = (out: string, suffix = '') => join(out, 'objects', 'ba', `7816bf8f01cfea414140de5dae2223${suffix}`);
+}
 
-describe('the file object backend', () => {
-  it('stores an object as one file named by its hash, its precompressed copies beside it', async () => {
+async function packFiles(out: string): Promise<string[]> {
+  return (await readdir(join(out, 'objects'))).filter((file) => file.endsWith('.pack')).sort();
+}
+
+/** Stores `count` bodies from `from` in a new pack (one writer) and ends it, without merging. */
+async function writePack(out: string, from: number, count: number): Promise<string[]> {
+  const writer = packObjects(out);
+  const hashes = await Promise.all(
+    Array.from({ length: count }, async (_, at) => {
+      const bytes = Buffer.from(body(from + at));
+      const hash = hashOf(bytes);
+      await writer.put(hash, bytes);
+      return hash;
+    }),
+  );
+  await writer.seal();
+  return hashes;
+}
+
+/** Runs a script in another Node process, with `objects.ts` importable as `store`. */
+function script(code: string): string {
+  return `const store = await import(${JSON.stringify(MODULE)}); const { createHash } = await import('node:crypto');\n${code}`;
+}
+
+describe('the pack object store', () => {
+  it('gives back exactly the bytes put under a hash, for the object and each of its copies', async () => {
     const out = await temporaryDirectory();
-    const objects = new FileObjects(out);
-    await objects.put(hash, Buffer.from('{"name":"zlib"}'));
+    const objects = packObjects(out);
+    const plain = Buffer.from('{"name":"zlib"},'.repeat(400));
+    const hash = hashOf(plain);
+    const other = hashOf('other');
+    await objects.put(hash, plain);
     await objects.put(hash, Buffer.from('br bytes'), 'br');
     await objects.put(hash, Buffer.from('gzip bytes'), 'gzip');
-    expect(await readFile(file(out), 'utf8')).toBe('{"name":"zlib"}');
-    expect(await readFile(file(out, '.br'), 'utf8')).toBe('br bytes');
-    expect(await readFile(file(out, '.gz'), 'utf8')).toBe('gzip bytes');
-    expect(objects.file(hash)).toBe(file(out));
-    expect(objects.file(hash, 'br')).toBe(file(out, '.br'));
-    expect(objects.file(hash, 'gzip')).toBe(file(out, '.gz'));
-    // No temporary file is left beside them.
-    expect((await readdir(join(out, 'objects', 'ba'))).sort()).toEqual(['7816bf8f01cfea414140de5dae2223', '7816bf8f01cfea414140de5dae2223.br', '7816bf8f01cfea414140de5dae2223.gz']);
-  });
-
-  it('reads back what was stored, and null for what was not', async () => {
-    const out = await temporaryDirectory();
-    const objects = new FileObjects(out);
-    await objects.put(hash, Buffer.from('{"name":"zlib"}'));
-    expect((await objects.get(hash))?.toString('utf8')).toBe('{"name":"zlib"}');
+    await objects.put(hashOf(''), Buffer.alloc(0));
+    expect((await objects.get(hash))?.equals(plain)).toBe(true);
+    expect((await objects.get(hash, 'br'))?.toString()).toBe('br bytes');
+    expect((await objects.get(hash, 'gzip'))?.toString()).toBe('gzip bytes');
+    expect((await objects.get(hashOf('')))?.length).toBe(0);
     expect(await objects.has(hash)).toBe(true);
-    expect(await objects.has(hash, 'br')).toBe(false);
-    expect(await objects.get(hash, 'gzip')).toBeNull();
+    expect(await objects.has(hash, 'br')).toBe(true);
     expect(await objects.get(other)).toBeNull();
     expect(await objects.has(other)).toBe(false);
+    expect(await objects.has(hashOf(''), 'br')).toBe(false);
     await expect(readStoredObject(objects, other)).rejects.toThrow(`object ${other} is missing from the object store`);
+    await expect(objects.put('not-a-hash', plain)).rejects.toThrow('"not-a-hash" is not a content hash (32 hex characters)');
+    // The copies are not listed; each object once.
+    expect(await listed(objects)).toEqual([hash, hashOf('')].sort());
+    // Stored compressed: the repetitive 6,400 bytes take a few hundred in the pack.
+    const [pack] = await packFiles(out);
+    expect((await stat(join(out, 'objects', pack))).size).toBeLessThan(1000);
+    // A reader that opens the folder afresh reads the same.
+    expect((await packObjects(out).get(hash))?.equals(plain)).toBe(true);
   });
 
-  it('lists every object once, leaving out the precompressed copies and a write in progress', async () => {
+  it('keeps the objects in a few files: one pack and its index per writer', async () => {
     const out = await temporaryDirectory();
-    const objects = new FileObjects(out);
-    expect(await listed(objects)).toEqual([]);
-    await objects.put(hash, Buffer.from('a'));
-    await objects.put(hash, Buffer.from('b'), 'br');
-    await objects.put(other, Buffer.from(''));
-    // What a build killed in the middle of a write leaves (src/store/atomic.ts).
-    await mkdir(join(out, 'objects', 'e3'), { recursive: true });
-    await writeFile(join(out, 'objects', 'e3', 'b0c44298fc1c149afbf4c8996fb924.tmp-123-abcdef01'), 'partial');
-    expect(await listed(objects)).toEqual([hash, other]);
+    await writePack(out, 0, 500);
+    const files = await readdir(join(out, 'objects'));
+    expect(files).toHaveLength(2);
+    expect(files.map((file) => file.replace(/^.*\./, '')).sort()).toEqual(['idx', 'pack']);
   });
 
-  it('reads an object stored zstd-compressed at rest as its plain bytes', async () => {
+  it('a reader in another process finds an object once put has returned, and this process finds what another wrote', async () => {
     const out = await temporaryDirectory();
-    const objects = new FileObjects(out);
-    const plain = '{"name":"zlib"},'.repeat(400);
-    await objects.put(hash, zstdCompressSync(Buffer.from(plain)));
-    expect((await readStoredObject(objects, hash)).toString('utf8')).toBe(plain);
+    const reader = packObjects(out);
+    // The reader has looked at the folder before anything was written.
+    expect(await reader.has(hashOf('nothing'))).toBe(false);
+    const writer = packObjects(out);
+    const bytes = Buffer.from(body(1));
+    await writer.put(hashOf(bytes), bytes);
+    // Another process, while this writer's pack is still open.
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script(`const objects = new store.PackObjects(${JSON.stringify(out)}); process.stdout.write(String(await objects.get(${JSON.stringify(hashOf(bytes))})));`)]);
+    expect(stdout).toBe(body(1));
+    // The other way round: a process writes (and ends) while this reader holds what it read before.
+    const { stdout: written } = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script(`const objects = new store.PackObjects(${JSON.stringify(out)}); const bytes = Buffer.from('written elsewhere'); const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32); await objects.put(hash, bytes); process.stdout.write(hash);`),
+    ]);
+    expect((await reader.get(written))?.toString()).toBe('written elsewhere');
+    expect((await reader.get(hashOf(bytes)))?.toString()).toBe(body(1));
+  });
+
+  it('a writer killed at any moment leaves no partial object: every object found is whole, every put that returned is found', async () => {
+    const out = await temporaryDirectory();
+    const child = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script(`
+        const objects = new store.PackObjects(${JSON.stringify(out)});
+        for (let index = 0; ; index++) {
+          const bytes = Buffer.from(JSON.stringify({ index, filler: 'x'.repeat(index % 5000) }));
+          const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+          await Promise.all([objects.put(hash, bytes), objects.put(hash, Buffer.from('copy ' + index), 'br')]);
+          process.stdout.write(hash + '\\n');
+        }`),
+    ]);
+    const returned: string[] = [];
+    await new Promise<void>((done) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        returned.push(...chunk.toString().split('\n').filter((line) => line.length === 32));
+        if (returned.length >= 300 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+      });
+      child.on('exit', () => done());
+    });
+    const objects = packObjects(out);
+    const found = await listed(objects);
+    for (const hash of returned) expect(found).toContain(hash);
+    for (const hash of found) expect(hashOf((await objects.get(hash))!)).toBe(hash);
+    // The next writer goes on beside the killed one's pack, and merging drops its unnamed tail.
+    const bytes = Buffer.from('after the kill');
+    await objects.put(hashOf(bytes), bytes);
+    await objects.seal();
+    await objects.consolidate();
+    const merged = packObjects(out);
+    expect(await listed(merged)).toEqual([...found, hashOf(bytes)].sort());
+    for (const hash of found) expect(hashOf((await merged.get(hash))!)).toBe(hash);
+  });
+
+  it('ignores a torn last record and a pack tail no record names (what a SIGKILL between writes leaves)', async () => {
+    const out = await temporaryDirectory();
+    const hashes = await writePack(out, 0, 20);
+    const [pack] = await packFiles(out);
+    const name = pack.replace(/\.pack$/, '');
+    await appendFile(join(out, 'objects', `${name}.pack`), Buffer.from('{"half an obj'));
+    await appendFile(join(out, 'objects', `${name}.idx`), Buffer.alloc(20, 0xab));
+    const objects = packObjects(out);
+    expect(await listed(objects)).toEqual([...hashes].sort());
+    for (const [index, hash] of hashes.entries()) expect((await objects.get(hash))?.toString()).toBe(body(index));
+  });
+
+  it('merging packs keeps every object readable, also for a reader holding the packs merged away', async () => {
+    const out = await temporaryDirectory();
+    const bodies = new Map<string, string>();
+    const write = async (from: number, count: number) => (await writePack(out, from, count)).forEach((hash, at) => bodies.set(hash, body(from + at)));
+    await write(0, 400);
+    await write(400, 300);
+    await write(700, 30);
+    await write(720, 20); // Ten of these are in the pack before too.
+    expect(await packFiles(out)).toHaveLength(4);
+    // A reader that has read from every pack before they are merged.
+    const before = packObjects(out);
+    for (const hash of bodies.keys()) expect(await before.has(hash)).toBe(true);
+    const merging = packObjects(out);
+    expect(await merging.consolidate()).toBe(4);
+    expect(await packFiles(out)).toHaveLength(1);
+    for (const [hash, text] of bodies) {
+      expect((await before.get(hash))?.toString()).toBe(text);
+      expect((await merging.get(hash))?.toString()).toBe(text);
+    }
+    // A new object makes the earlier reader look at the folder again: it finds the merged pack.
+    const bytes = Buffer.from('after the merge');
+    const writer = packObjects(out);
+    await writer.put(hashOf(bytes), bytes);
+    expect((await before.get(hashOf(bytes)))?.toString()).toBe('after the merge');
+    expect(await listed(before)).toEqual([...bodies.keys(), hashOf(bytes)].sort());
+    for (const [hash, text] of bodies) expect((await before.get(hash))?.toString()).toBe(text);
+  });
+
+  it('keeps the packs few however many writers add one', async () => {
+    const out = await temporaryDirectory();
+    const all: string[] = [];
+    for (let build = 0; build < 60; build++) {
+      const writer = packObjects(out);
+      for (let at = 0; at < 5; at++) {
+        const bytes = Buffer.from(body(build * 5 + at));
+        all.push(hashOf(bytes));
+        await writer.put(hashOf(bytes), bytes);
+      }
+      await writer.seal();
+      await writer.consolidate();
+      await writer.close();
+      expect((await packFiles(out)).length).toBeLessThanOrEqual(8);
+    }
+    const objects = packObjects(out);
+    expect(await listed(objects)).toEqual([...new Set(all)].sort());
+  });
+
+  it('merges the smaller packs when their sizes stop doubling (git repack --geometric=2)', () => {
+    expect(geometricSplit([])).toBe(0);
+    expect(geometricSplit([100])).toBe(0);
+    expect(geometricSplit([10, 1000])).toBe(0);
+    expect(geometricSplit([10, 20, 1000])).toBe(0);
+    expect(geometricSplit([10, 12, 1000])).toBe(2);
+    expect(geometricSplit([10, 12, 30, 1000])).toBe(3);
+    expect(geometricSplit([100, 100, 100, 100])).toBe(4);
+    expect(geometricSplit([1, 4, 16, 64])).toBe(0);
   });
 });
