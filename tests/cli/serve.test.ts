@@ -3,7 +3,7 @@
  * line (before any build), and an output directory with no build yet is said once and still served
  * (docs/decisions.md "Serving an output with no build").
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,14 +94,5 @@ describe('serve on an output with no build yet', () => {
     } finally {
       await serve.stop();
     }
-  });
-});
-
-describe('serve on an output an older pkgcat built', () => {
-  it('refuses it with one line saying to build again into a new directory, before listening', async () => {
-    const out = await temporaryDirectory();
-    await writeFile(join(out, 'layout.json'), '{"layout":2}');
-    const result = await pkgcat(['serve', '--out', out, '--port', '0'], { env: cleanEnv() });
-    expect(result).toMatchObject({ code: 1, stderr: `pkgcat: ${out} holds a build of layout 2; this pkgcat uses layout 3: build the catalog again into a new output directory\n` });
   });
 });
