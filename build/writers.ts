@@ -18,7 +18,7 @@ import { composeRecentCommits } from '../src/compose/commits.ts';
 import { badgeFace, badgeOptions, drawBadge, type BadgeSource } from '../src/compose/badge.ts';
 import { tipDocuments, type CommitChanges, type TipDocuments } from '../src/compose/documents.ts';
 import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
-import { composeLlmsFullPart, composeLlmsTxt, llmsFullParts, type LlmsFullPart, type Mirror } from '../src/compose/llms.ts';
+import { composeLlmsFullPart, composeLlmsTxt, llmsFullParts, type LlmsFullPart, type MirrorSize } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
@@ -367,23 +367,48 @@ function sbomHoles(commit: CommitInfo, name: string): Record<string, string> {
 const ENVELOPE_HOLE = '\u0000pkgcat-envelope\u0000';
 
 
-/** The mirrors in llms-full's order (every package by name, then every advisory by id) as this release placed them, and how they fall into parts. */
-const llmsFull = new WeakMap<ReleaseContent, Promise<{ mirrors: Mirror[]; parts: LlmsFullPart[] }>>();
+/** A mirror of llms-full: its label and length, and where this release placed it. */
+interface PlacedMirror extends MirrorSize {
+  readonly row: 'package-markdown' | 'advisory-markdown';
+  readonly params: Readonly<Record<string, string>>;
+}
 
-function llmsFullOf({ content, placed }: WriterContext): Promise<{ mirrors: Mirror[]; parts: LlmsFullPart[] }> {
+/** llms-full's plan: the mirrors in its order (every package by name, then every advisory by id), and how they fall into parts. */
+interface LlmsFullPlan {
+  readonly mirrors: readonly PlacedMirror[];
+  readonly parts: readonly LlmsFullPart[];
+}
+
+const llmsFull = new WeakMap<ReleaseContent, Promise<LlmsFullPlan>>();
+
+/**
+ * The plan of llms-full, made once per release from the placed mirrors' lengths. Every mirror of
+ * the catalog at once is hundreds of megabytes, so none is kept: each part reads its own
+ * (llmsFullPart). One file at a time: all at once, 20,000 packages run out of file descriptors (EMFILE).
+ */
+function llmsFullOf({ content, placed }: WriterContext): Promise<LlmsFullPlan> {
   let entry = llmsFull.get(content);
   if (!entry) {
     const tip = tipOf(content);
     entry = (async () => {
-      // One file read at a time: all at once, a catalog of 20,000 packages runs out of file descriptors (EMFILE).
-      const mirrors: Mirror[] = [];
-      for (const record of tip.records.values()) mirrors.push({ label: record.name, text: await placed('package-markdown', { name: record.name }) });
-      for (const id of tip.advisories.keys()) mirrors.push({ label: id, text: await placed('advisory-markdown', { id }) });
+      const mirrors: PlacedMirror[] = [];
+      const measure = async (label: string, row: PlacedMirror['row'], params: Record<string, string>) =>
+        mirrors.push({ label, row, params, bytes: Buffer.byteLength(await placed(row, params)) });
+      for (const record of tip.records.values()) await measure(record.name, 'package-markdown', { name: record.name });
+      for (const id of tip.advisories.keys()) await measure(id, 'advisory-markdown', { id });
       return { mirrors, parts: llmsFullParts(tip, mirrors) };
     })();
     llmsFull.set(content, entry);
   }
   return entry;
+}
+
+/** Part `number` of llms-full, reading only its own mirrors (at most LLMS_FULL_PART_BYTES of them, or one). */
+async function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, number: number): Promise<string> {
+  const { start, end } = parts[number - 1];
+  const texts: string[] = [];
+  for (const { row, params } of mirrors.slice(start, end)) texts.push(await context.placed(row, params));
+  return composeLlmsFullPart(tipOf(context.content), parts, number, texts);
 }
 
 /** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
@@ -550,14 +575,13 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/llms-full.txt`: the first part of llms-full (the same bytes as `/llms-full/1.txt`, one file linked twice). */
   'llms-full-txt': async function* (context) {
-    const { mirrors, parts } = await llmsFullOf(context);
-    yield { params: {}, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, 1), shared: true };
+    yield { params: {}, body: await llmsFullPart(context, await llmsFullOf(context), 1), shared: true };
   },
   /** `/llms-full/{part}.txt`: every package mirror, then every advisory mirror, in parts of at most LLMS_FULL_PART_BYTES. */
   'llms-full-part': async function* (context) {
-    const { mirrors, parts } = await llmsFullOf(context);
-    for (let part = 1; part <= parts.length; part++) {
-      yield { params: { part: String(part) }, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, part), shared: part === 1 };
+    const plan = await llmsFullOf(context);
+    for (let part = 1; part <= plan.parts.length; part++) {
+      yield { params: { part: String(part) }, body: await llmsFullPart(context, plan, part), shared: part === 1 };
     }
   },
   sitemap: async function* ({ content }) {

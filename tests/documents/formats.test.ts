@@ -113,7 +113,7 @@ describe('llms.txt past 512 KiB', () => {
     const record = (name: string) =>
       ({ name, version: '1.0.0', description: `${name} ${'x'.repeat(150)}`, advisories: [], links: { self: `/api/pkgs/${name}.json`, markdown: `/pkgs/${name}.md`, page: `/pkgs/${name}`, sbom: `/api/pkgs/${name}/sbom.json`, badge: `/api/pkgs/${name}/badge.svg` } }) as unknown as PackageRecord;
     const tip = tipDocuments({ commit: { sha: 'a'.repeat(40), pushedAt: '2026-01-01T00:00:00Z', message: null }, siteUrl: SITE, records: names.map(record), transitive: new Map(), history: new Map() });
-    const mirrors = names.map((name) => ({ label: name, text: `# ${name}\n${'y'.repeat(2000)}\n` }));
+    const mirrors = names.map((name) => ({ label: name, bytes: Buffer.byteLength(`# ${name}\n${'y'.repeat(2000)}\n`) }));
     const parts = llmsFullParts(tip, mirrors);
     const llms = composeLlmsTxt(tip, parts);
     expect(Buffer.byteLength(llms)).toBeLessThanOrEqual(512 * 1024);
