@@ -17,19 +17,19 @@ import type { Diff } from '../src/schemas/wire.ts';
 import type { PackageCard } from '../src/compose/package.ts';
 import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { contentEtag } from '../src/store/hash.ts';
-import { ChunkedCollection, type ChunkRef } from './chunks.ts';
+import { ChunkedCollection, PackedStrings, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
 
 const joinItems = (entries: [string, string][]) => entries.map(([, text]) => text).filter((text) => text !== '').join(',');
 const indexObject = (entries: [string, PackageIndexEntry][]) => serialize(Object.fromEntries(entries));
 
-/** The composer's items, kept in the checkpoint so the next build resumes without recomposing. */
+/** The composer's items, kept in the checkpoint so the next build resumes without recomposing (read one at a time when it is saved). */
 export interface ComposerSnapshot {
-  records: [string, string][];
-  cards: [string, string][];
-  transitive: [string, string][];
-  index: [string, PackageIndexEntry][];
+  records: Iterable<[string, string]>;
+  cards: Iterable<[string, string]>;
+  transitive: Iterable<[string, string]>;
+  index: Iterable<[string, PackageIndexEntry]>;
 }
 
 /** What a state root records of one composed commit (src/store/layout.ts StateRootFile). */
@@ -114,18 +114,14 @@ export class Composer {
   constructor(snapshot?: ComposerSnapshot) {
     this.records = new ChunkedCollection(joinItems, snapshot?.records);
     this.cards = new ChunkedCollection(joinItems, snapshot?.cards);
-    this.transitive = new ChunkedCollection(joinItems, snapshot?.transitive);
+    // By far the largest items (a rollup per package, each path up to 64 names): kept deflated.
+    this.transitive = new ChunkedCollection(joinItems, snapshot?.transitive, new PackedStrings());
     this.index = new ChunkedCollection(indexObject, snapshot?.index);
     this.composedOnce = snapshot !== undefined;
   }
 
   snapshot(): ComposerSnapshot {
-    return {
-      records: [...this.records.items],
-      cards: [...this.cards.items],
-      transitive: [...this.transitive.items],
-      index: [...this.index.items],
-    };
+    return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items };
   }
 
   /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */

@@ -154,7 +154,14 @@ function transitiveOf(content: ReleaseContent): Map<string, TransitiveAdvisory[]
   let transitive = rollups.get(content);
   if (!transitive) {
     transitive = new Map();
-    for (const [key, text] of content.transitive) transitive.set(key, JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
+    // Each name and id held once: as JSON.parse gives them, every path's names are copies of their
+    // own (the rollups of 20,000 packages took 800 MB parsed, 200 MB with names shared).
+    const strings = new Map<string, string>();
+    const shared = (text: string) => strings.get(text) ?? (strings.set(text, text), text);
+    for (const [key, text] of content.transitive) {
+      const entries = JSON.parse(`[${text}]`) as TransitiveAdvisory[];
+      transitive.set(key, entries.map(({ advisoryId, culpritPath }) => ({ advisoryId: shared(advisoryId), culpritPath: culpritPath.map(shared) })));
+    }
     rollups.set(content, transitive);
   }
   return transitive;
