@@ -42,7 +42,7 @@ const PACK_FROM = 1024;
  * 20,000 packages are 320 MB of JSON text, which deflates to 11 MB (a rollup repeats its paths).
  */
 export class PackedStrings implements ItemStore<string> {
-  readonly #items = new Map<string, string | Buffer>();
+  readonly #items = new Map<string, string | Uint8Array>();
 
   constructor(items?: Iterable<[string, string]>) {
     for (const [key, text] of items ?? []) this.set(key, text);
@@ -54,7 +54,8 @@ export class PackedStrings implements ItemStore<string> {
   }
 
   set(key: string, text: string): this {
-    this.#items.set(key, text.length >= PACK_FROM ? deflateRawSync(text, { level: 1 }) : text);
+    // Copied out: zlib's result is a view of its 16 KiB output buffer, which it would keep alive.
+    this.#items.set(key, text.length >= PACK_FROM ? new Uint8Array(deflateRawSync(text, { level: 1 })) : text);
     return this;
   }
 
