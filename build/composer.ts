@@ -101,8 +101,6 @@ export class Composer {
   private readonly transitiveSeeds = new Set<string>();
   /** The stored advisory map of the last composed state; null when it must be recomposed. */
   private advisoryMapObject: StoredValue | null = null;
-  /** Parsed cards, for diffs (filled lazily after a restore). */
-  private readonly cardObjects = new Map<string, PackageCard>();
   /** The cards the last composition changed: before (null: absent) and after (null: gone). */
   private readonly cardChanges = new Map<string, { before: PackageCard | null; after: PackageCard | null }>();
   /** Keys whose record this process composed anew (the build checks their published envelopes in full). */
@@ -173,10 +171,8 @@ export class Composer {
       const card = present ? composeCard(state, analysis, key) : null;
       const text = card && serialize(card);
       const before = this.cards.items.get(key);
-      if (text !== (before ?? null)) this.cardChanges.set(key, { before: before === undefined ? null : this.cardObject(key, before), after: card });
+      if (text !== (before ?? null)) this.cardChanges.set(key, { before: before === undefined ? null : (JSON.parse(before) as PackageCard), after: card });
       this.cards.set(key, text);
-      if (card) this.cardObjects.set(key, card);
-      else this.cardObjects.delete(key);
     }
 
     // deps.json reads the package's lists and its dependencies' data; versions.json its history.
@@ -242,7 +238,8 @@ export class Composer {
   /** The diff's view of the last composed state. */
   diffSide(commit: CommitInfo): DiffSide {
     const packages: PackageCard[] = [];
-    for (const [key, text] of this.cards.items) packages.push(this.cardObject(key, text));
+    // Parsed here, not kept: the catalog's cards are held once, as text.
+    for (const text of this.cards.items.values()) packages.push(JSON.parse(text) as PackageCard);
     return { commitSha: commit.sha, pushedAt: commit.pushedAt, packages };
   }
 
@@ -257,12 +254,6 @@ export class Composer {
       { commitSha: base.sha, pushedAt: base.pushedAt, packages: changes.flatMap(({ before }) => (before ? [before] : [])) },
       { commitSha: head.sha, pushedAt: head.pushedAt, packages: changes.flatMap(({ after }) => (after ? [after] : [])) },
     );
-  }
-
-  private cardObject(key: string, text: string): PackageCard {
-    let card = this.cardObjects.get(key);
-    if (!card) this.cardObjects.set(key, (card = JSON.parse(text) as PackageCard));
-    return card;
   }
 
   private async flush(collection: ChunkedCollection<string>, store: ObjectStore): Promise<ChunkRef[]> {
