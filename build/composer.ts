@@ -21,6 +21,9 @@ import { ChunkedCollection, PackedStrings, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
 
+/** Batches of 64 bodies (deps.json, versions.json) put before waiting for their writes. */
+const SETTLE_EVERY_BATCHES = 16;
+
 const joinItems = (entries: [string, string][]) => entries.map(([, text]) => text).filter((text) => text !== '').join(',');
 const indexObject = (entries: [string, PackageIndexEntry][]) => serialize(Object.fromEntries(entries));
 
@@ -182,6 +185,7 @@ export class Composer {
     if (!all) for (const key of this.dirtyViews) for (const dependent of analysis.dependents.get(key) ?? []) indexKeys.add(dependent);
     // Bodies are written concurrently: a popular package's upgrade changes thousands of deps.json.
     const writes: Promise<void>[] = [];
+    let batches = 0;
     for (const key of indexKeys) {
       const pkg = state.packages.get(key);
       const history = state.history.get(key);
@@ -200,7 +204,11 @@ export class Composer {
           if (history) entry.versions = versionsStale ? await store.put(serialize(composeVersions(state, key, name)), { served: true }) : previous!.versions;
         })(),
       );
-      if (writes.length >= 64) await Promise.all(writes.splice(0));
+      if (writes.length >= 64) {
+        await Promise.all(writes.splice(0));
+        // The bodies put wait in memory until written: a first composition puts two per package.
+        if (++batches % SETTLE_EVERY_BATCHES === 0) await store.settled();
+      }
     }
     await Promise.all(writes);
 
