@@ -29,6 +29,7 @@ import { FULL_SHA } from '../src/grammar.ts';
 import { LAYOUT_VERSION, paths } from '../src/store/layout.ts';
 import { writeStreamAtomic } from '../src/store/atomic.ts';
 import type { ComposerSnapshot } from './composer.ts';
+import { PackedStrings } from './chunks.ts';
 import type { ModelSnapshot } from './model.ts';
 
 /** The model and composer items at one commit. */
@@ -107,10 +108,16 @@ async function read(file: string): Promise<Checkpoint | null> {
     // Written by an earlier version as one JSON text.
     if ('model' in header) return header;
     const model = Object.fromEntries(MODEL_LISTS.map((section) => [section, []])) as unknown as ModelSnapshot;
-    const composer = Object.fromEntries(COMPOSER_LISTS.map((section) => [section, []])) as unknown as ComposerSnapshot;
+    // The rollups are packed as they are read: as text, they are most of the checkpoint.
+    const transitive = new PackedStrings();
+    const composer = { records: [], cards: [], transitive, index: [] } as unknown as ComposerSnapshot;
     model.commit = header.commit;
     for await (const line of lines) {
       const [section, item] = JSON.parse(line) as [string, unknown];
+      if (section === 'composer.transitive') {
+        transitive.set(...(item as [string, string]));
+        continue;
+      }
       const [part, list] = section.split('.');
       ((part === 'model' ? model : composer) as unknown as Record<string, unknown[]>)[list].push(item);
     }

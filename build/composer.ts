@@ -116,7 +116,8 @@ export class Composer {
     this.records = new ChunkedCollection(joinItems, snapshot?.records);
     this.cards = new ChunkedCollection(joinItems, snapshot?.cards);
     // By far the largest items (a rollup per package, each path up to 64 names): kept deflated.
-    this.transitive = new ChunkedCollection(joinItems, snapshot?.transitive, new PackedStrings());
+    const transitive = snapshot?.transitive;
+    this.transitive = transitive instanceof PackedStrings ? new ChunkedCollection(joinItems, undefined, transitive) : new ChunkedCollection(joinItems, transitive, new PackedStrings());
     this.index = new ChunkedCollection(indexObject, snapshot?.index);
     this.composedOnce = snapshot !== undefined;
   }
