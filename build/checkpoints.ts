@@ -80,14 +80,22 @@ async function* linesIn(bytes: Buffer): AsyncGenerator<string> {
   const gunzip = createGunzip();
   gunzip.end(bytes);
   const decoder = new StringDecoder('utf8');
-  let rest = '';
+  // The pieces of the line being read: a long line (a checkpoint written as one JSON text) is joined once, not at every chunk.
+  let pieces: string[] = [];
   for await (const chunk of gunzip) {
-    const lines = (rest + decoder.write(chunk as Buffer)).split('\n');
-    rest = lines.pop()!;
-    yield* lines;
+    const text = decoder.write(chunk as Buffer);
+    let from = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', from)) {
+      pieces.push(text.slice(from, end));
+      yield pieces.join('');
+      pieces = [];
+      from = end + 1;
+    }
+    pieces.push(text.slice(from));
   }
-  rest += decoder.end();
-  if (rest !== '') yield rest;
+  pieces.push(decoder.end());
+  const last = pieces.join('');
+  if (last !== '') yield last;
 }
 
 /** A checkpoint's first line. */
