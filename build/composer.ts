@@ -17,19 +17,22 @@ import type { Diff } from '../src/schemas/wire.ts';
 import type { PackageCard } from '../src/compose/package.ts';
 import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { contentEtag } from '../src/store/hash.ts';
-import { ChunkedCollection, type ChunkRef } from './chunks.ts';
+import { ChunkedCollection, PackedStrings, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
+
+/** Batches of 64 bodies (deps.json, versions.json) put before waiting for their writes. */
+const SETTLE_EVERY_BATCHES = 16;
 
 const joinItems = (entries: [string, string][]) => entries.map(([, text]) => text).filter((text) => text !== '').join(',');
 const indexObject = (entries: [string, PackageIndexEntry][]) => serialize(Object.fromEntries(entries));
 
-/** The composer's items, kept in the checkpoint so the next build resumes without recomposing. */
+/** The composer's items, kept in the checkpoint so the next build resumes without recomposing (read one at a time when it is saved). */
 export interface ComposerSnapshot {
-  records: [string, string][];
-  cards: [string, string][];
-  transitive: [string, string][];
-  index: [string, PackageIndexEntry][];
+  records: Iterable<[string, string]>;
+  cards: Iterable<[string, string]>;
+  transitive: Iterable<[string, string]>;
+  index: Iterable<[string, PackageIndexEntry]>;
 }
 
 /** What a state root records of one composed commit (src/store/layout.ts StateRootFile). */
@@ -101,8 +104,6 @@ export class Composer {
   private readonly transitiveSeeds = new Set<string>();
   /** The stored advisory map of the last composed state; null when it must be recomposed. */
   private advisoryMapObject: StoredValue | null = null;
-  /** Parsed cards, for diffs (filled lazily after a restore). */
-  private readonly cardObjects = new Map<string, PackageCard>();
   /** The cards the last composition changed: before (null: absent) and after (null: gone). */
   private readonly cardChanges = new Map<string, { before: PackageCard | null; after: PackageCard | null }>();
   private readonly categories = new CategoryCounts();
@@ -112,18 +113,15 @@ export class Composer {
   constructor(snapshot?: ComposerSnapshot) {
     this.records = new ChunkedCollection(joinItems, snapshot?.records);
     this.cards = new ChunkedCollection(joinItems, snapshot?.cards);
-    this.transitive = new ChunkedCollection(joinItems, snapshot?.transitive);
+    // By far the largest items (a rollup per package, each path up to 64 names): kept deflated.
+    const transitive = snapshot?.transitive;
+    this.transitive = transitive instanceof PackedStrings ? new ChunkedCollection(joinItems, undefined, transitive) : new ChunkedCollection(joinItems, transitive, new PackedStrings());
     this.index = new ChunkedCollection(indexObject, snapshot?.index);
     this.composedOnce = snapshot !== undefined;
   }
 
   snapshot(): ComposerSnapshot {
-    return {
-      records: [...this.records.items],
-      cards: [...this.cards.items],
-      transitive: [...this.transitive.items],
-      index: [...this.index.items],
-    };
+    return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items };
   }
 
   /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */
@@ -174,10 +172,8 @@ export class Composer {
       const card = present ? composeCard(state, analysis, key) : null;
       const text = card && serialize(card);
       const before = this.cards.items.get(key);
-      if (text !== (before ?? null)) this.cardChanges.set(key, { before: before === undefined ? null : this.cardObject(key, before), after: card });
+      if (text !== (before ?? null)) this.cardChanges.set(key, { before: before === undefined ? null : (JSON.parse(before) as PackageCard), after: card });
       this.cards.set(key, text);
-      if (card) this.cardObjects.set(key, card);
-      else this.cardObjects.delete(key);
     }
 
     // deps.json reads the package's lists and its dependencies' data; versions.json its history.
@@ -187,6 +183,7 @@ export class Composer {
     if (!all) for (const key of this.dirtyViews) for (const dependent of analysis.dependents.get(key) ?? []) indexKeys.add(dependent);
     // Bodies are written concurrently: a popular package's upgrade changes thousands of deps.json.
     const writes: Promise<void>[] = [];
+    let batches = 0;
     for (const key of indexKeys) {
       const pkg = state.packages.get(key);
       const history = state.history.get(key);
@@ -205,7 +202,11 @@ export class Composer {
           if (history) entry.versions = versionsStale ? await store.put(serialize(composeVersions(state, key, name)), { served: true }) : previous!.versions;
         })(),
       );
-      if (writes.length >= 64) await Promise.all(writes.splice(0));
+      if (writes.length >= 64) {
+        await Promise.all(writes.splice(0));
+        // The bodies put wait in memory until written: a first composition puts two per package.
+        if (++batches % SETTLE_EVERY_BATCHES === 0) await store.settled();
+      }
     }
     await Promise.all(writes);
 
@@ -243,7 +244,8 @@ export class Composer {
   /** The diff's view of the last composed state. */
   diffSide(commit: CommitInfo): DiffSide {
     const packages: PackageCard[] = [];
-    for (const [key, text] of this.cards.items) packages.push(this.cardObject(key, text));
+    // Parsed here, not kept: the catalog's cards are held once, as text.
+    for (const text of this.cards.items.values()) packages.push(JSON.parse(text) as PackageCard);
     return { commitSha: commit.sha, pushedAt: commit.pushedAt, packages };
   }
 
@@ -258,12 +260,6 @@ export class Composer {
       { commitSha: base.sha, pushedAt: base.pushedAt, packages: changes.flatMap(({ before }) => (before ? [before] : [])) },
       { commitSha: head.sha, pushedAt: head.pushedAt, packages: changes.flatMap(({ after }) => (after ? [after] : [])) },
     );
-  }
-
-  private cardObject(key: string, text: string): PackageCard {
-    let card = this.cardObjects.get(key);
-    if (!card) this.cardObjects.set(key, (card = JSON.parse(text) as PackageCard));
-    return card;
   }
 
   private async flush(collection: ChunkedCollection<string>, store: ObjectStore): Promise<ChunkRef[]> {

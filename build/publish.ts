@@ -234,7 +234,10 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
     content,
     codeVersion: await codeVersion(),
     placed,
-    placedLength: async (rowId, params) => (await placedEntry(rowId, params)).entry.length ?? Buffer.byteLength(await placed(rowId, params)),
+    placedFile: async (rowId, params) => {
+      const { entry } = await placedEntry(rowId, params);
+      return { object: entry.object, length: entry.length ?? Buffer.byteLength(await placed(rowId, params)) };
+    },
   };
   // The rows' writers run side by side: the pages are laid out in worker threads while this one
   // composes the SBOMs and documents.

@@ -18,7 +18,7 @@ import { composeRecentCommits } from '../src/compose/commits.ts';
 import { badgeFace, badgeOptions, drawBadge, type BadgeSource } from '../src/compose/badge.ts';
 import { tipDocuments, type CommitChanges, type TipDocuments } from '../src/compose/documents.ts';
 import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
-import { composeLlmsFullPart, composeLlmsTxt, llmsFullParts, type LlmsFullPart, type Mirror } from '../src/compose/llms.ts';
+import { composeLlmsFullPart, composeLlmsTxt, llmsFullPartHeader, llmsFullParts, type LlmsFullPart, type MirrorSize } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
@@ -117,8 +117,8 @@ export interface WriterContext {
   readonly codeVersion: string;
   /** The body of a file of this release, once its row has placed it (llms-full.txt reads the mirrors). */
   readonly placed: (rowId: string, params: Readonly<Record<string, string>>) => Promise<string>;
-  /** The length in bytes of a file of this release, once its row has placed it, without reading it (llms-full plans its parts from the mirrors' lengths). */
-  readonly placedLength: (rowId: string, params: Readonly<Record<string, string>>) => Promise<number>;
+  /** The object and length in bytes of a file of this release, once its row has placed it, without reading it (llms-full plans its parts from them). */
+  readonly placedFile: (rowId: string, params: Readonly<Record<string, string>>) => Promise<{ object: string; length: number }>;
 }
 
 /** The packages of the release whose `/api/pkgs/{name}...` files are written: a fixed route wins over a package of the same name (DECISIONS.md 4). */
@@ -155,7 +155,14 @@ function transitiveOf(content: ReleaseContent): Map<string, TransitiveAdvisory[]
   let transitive = rollups.get(content);
   if (!transitive) {
     transitive = new Map();
-    for (const [key, text] of content.transitive) transitive.set(key, JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
+    // Each name and id held once: as JSON.parse gives them, every path's names are copies of their
+    // own (the rollups of 20,000 packages took 800 MB parsed, 200 MB with names shared).
+    const strings = new Map<string, string>();
+    const shared = (text: string) => strings.get(text) ?? (strings.set(text, text), text);
+    for (const [key, text] of content.transitive) {
+      const entries = JSON.parse(`[${text}]`) as TransitiveAdvisory[];
+      transitive.set(key, entries.map(({ advisoryId, culpritPath }) => ({ advisoryId: shared(advisoryId), culpritPath: culpritPath.map(shared) })));
+    }
     rollups.set(content, transitive);
   }
   return transitive;
@@ -368,23 +375,64 @@ function plainRecord(content: ReleaseContent, key: string): boolean {
 const ENVELOPE_HOLE = '\u0000pkgcat-envelope\u0000';
 
 
-/** The mirrors in llms-full's order (every package by name, then every advisory by id) as this release placed them, and how they fall into parts. */
-const llmsFull = new WeakMap<ReleaseContent, Promise<{ mirrors: Mirror[]; parts: LlmsFullPart[] }>>();
+/** A mirror of llms-full: its label and length, and where this release placed it. */
+interface PlacedMirror extends MirrorSize {
+  readonly row: 'package-markdown' | 'advisory-markdown';
+  readonly params: Readonly<Record<string, string>>;
+  /** The object holding it: a part's key is made of its mirrors' objects. */
+  readonly object: string;
+}
 
-function llmsFullOf({ content, placed }: WriterContext): Promise<{ mirrors: Mirror[]; parts: LlmsFullPart[] }> {
+/** llms-full's plan: the mirrors in its order (every package by name, then every advisory by id), and how they fall into parts. */
+interface LlmsFullPlan {
+  readonly mirrors: readonly PlacedMirror[];
+  readonly parts: readonly LlmsFullPart[];
+}
+
+const llmsFull = new WeakMap<ReleaseContent, Promise<LlmsFullPlan>>();
+
+/**
+ * The plan of llms-full, made once per release from the placed mirrors' lengths and objects, as
+ * the manifest records them: no mirror is read for it. Every mirror of the catalog at once is
+ * hundreds of megabytes, so none is kept: a part reads its own, when it is composed (llmsFullPart).
+ */
+function llmsFullOf({ content, placedFile }: WriterContext): Promise<LlmsFullPlan> {
   let entry = llmsFull.get(content);
   if (!entry) {
     const tip = tipOf(content);
     entry = (async () => {
-      // One file read at a time: all at once, a catalog of 20,000 packages runs out of file descriptors (EMFILE).
-      const mirrors: Mirror[] = [];
-      for (const record of tip.records.values()) mirrors.push({ label: record.name, text: await placed('package-markdown', { name: record.name }) });
-      for (const id of tip.advisories.keys()) mirrors.push({ label: id, text: await placed('advisory-markdown', { id }) });
+      const mirrors: PlacedMirror[] = [];
+      const measure = async (label: string, row: PlacedMirror['row'], params: Record<string, string>) => {
+        const { object, length } = await placedFile(row, params);
+        mirrors.push({ label, row, params, object, bytes: length });
+      };
+      for (const record of tip.records.values()) await measure(record.name, 'package-markdown', { name: record.name });
+      for (const id of tip.advisories.keys()) await measure(id, 'advisory-markdown', { id });
       return { mirrors, parts: llmsFullParts(tip, mirrors) };
     })();
     llmsFull.set(content, entry);
   }
   return entry;
+}
+
+/**
+ * Part `number` of llms-full as a Rendition: its key is its header and its mirrors' objects, so a
+ * commit composes again only the parts whose mirrors (or header) changed, and reads only their
+ * mirrors (at most LLMS_FULL_PART_BYTES of them, or one). One file at a time: all at once, 20,000
+ * packages run out of file descriptors (EMFILE).
+ */
+function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, number: number): Rendition {
+  const tip = tipOf(context.content);
+  const own = mirrors.slice(parts[number - 1].start, parts[number - 1].end);
+  const key = contentHash(['llms-full-part', context.codeVersion, llmsFullPartHeader(tip, number, parts.length), ...own.map(({ object }) => object)].join('\n'));
+  return {
+    key: () => key,
+    render: async () => {
+      const texts: string[] = [];
+      for (const { row, params } of own) texts.push(await context.placed(row, params));
+      return { body: composeLlmsFullPart(tip, parts, number, texts) };
+    },
+  };
 }
 
 /** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
@@ -591,14 +639,13 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/llms-full.txt`: the first part of llms-full (the same bytes as `/llms-full/1.txt`, one file linked twice). */
   'llms-full-txt': async function* (context) {
-    const { mirrors, parts } = await llmsFullOf(context);
-    yield { params: {}, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, 1) };
+    yield { params: {}, body: llmsFullPart(context, await llmsFullOf(context), 1) };
   },
   /** `/llms-full/{part}.txt`: every package mirror, then every advisory mirror, in parts of at most LLMS_FULL_PART_BYTES. */
   'llms-full-part': async function* (context) {
-    const { mirrors, parts } = await llmsFullOf(context);
-    for (let part = 1; part <= parts.length; part++) {
-      yield { params: { part: String(part) }, body: composeLlmsFullPart(tipOf(context.content), mirrors, parts, part) };
+    const plan = await llmsFullOf(context);
+    for (let part = 1; part <= plan.parts.length; part++) {
+      yield { params: { part: String(part) }, body: llmsFullPart(context, plan, part) };
     }
   },
   sitemap: async function* ({ content }) {

@@ -149,10 +149,14 @@ const ADVISORIES = Symbol('advisories');
  */
 export const LLMS_FULL_PART_BYTES = 512 * 1024;
 
-/** A mirror as llms-full.txt holds it: its text and the name or id it is of. */
-export interface Mirror {
+/**
+ * A mirror as llms-full's plan sees it: the name or id it is of, and its length in bytes (UTF-8).
+ * The plan needs no text: the whole catalog's mirrors are hundreds of megabytes (about 430 MB for
+ * 20,000 packages), so each part reads only its own (composeLlmsFullPart).
+ */
+export interface MirrorSize {
   readonly label: string;
-  readonly text: string;
+  readonly bytes: number;
 }
 
 /** The mirrors of one part, by their index in the list, and the labels of its first and last. */
@@ -169,14 +173,14 @@ const SEPARATOR = '\n---\n\n';
  * How the mirrors fall into parts: in order, as many in each as fit in LLMS_FULL_PART_BYTES with
  * the part's header (sized for up to 999,999 parts, so the plan does not depend on the count).
  */
-export function llmsFullParts(tip: TipDocuments, mirrors: readonly Mirror[]): LlmsFullPart[] {
+export function llmsFullParts(tip: TipDocuments, mirrors: readonly MirrorSize[]): LlmsFullPart[] {
   // The longest header: six-digit numbers, and a next part to name.
-  const budget = LLMS_FULL_PART_BYTES - Buffer.byteLength(partHeader(tip, 999_998, 999_999));
+  const budget = LLMS_FULL_PART_BYTES - Buffer.byteLength(llmsFullPartHeader(tip, 999_998, 999_999));
   const parts: LlmsFullPart[] = [];
   let start = 0;
   let bytes = 0;
   mirrors.forEach((mirror, index) => {
-    const size = Buffer.byteLength(SEPARATOR) + Buffer.byteLength(mirror.text);
+    const size = Buffer.byteLength(SEPARATOR) + mirror.bytes;
     if (index > start && bytes + size > budget) {
       parts.push({ start, end: index, first: mirrors[start].label, last: mirrors[index - 1].label });
       start = index;
@@ -193,7 +197,8 @@ export function llmsFullPartUrl(tip: Pick<TipDocuments, 'siteUrl'>, number: numb
   return siteLink(tip, 'llms-full-part', { part: String(number) });
 }
 
-function partHeader(tip: TipDocuments, number: number, count: number): string {
+/** The header of part `number` of `count`: what a part holds besides its mirrors. */
+export function llmsFullPartHeader(tip: TipDocuments, number: number, count: number): string {
   return [
     `# Package catalog at ${tip.siteUrl}: every mirror, part ${number} of ${count}`,
     '',
@@ -206,10 +211,14 @@ function partHeader(tip: TipDocuments, number: number, count: number): string {
   ].join('\n');
 }
 
-/** Part `number` (1-based) of llms-full.txt: its header, then its mirrors, each whole. */
-export function composeLlmsFullPart(tip: TipDocuments, mirrors: readonly Mirror[], parts: readonly LlmsFullPart[], number: number): string {
+/**
+ * Part `number` (1-based) of llms-full.txt: its header, then its mirrors, each whole. `texts`: the
+ * texts of this part's mirrors (those from `start` to `end` of the plan), in order.
+ */
+export function composeLlmsFullPart(tip: TipDocuments, parts: readonly LlmsFullPart[], number: number, texts: readonly string[]): string {
   const { start, end } = parts[number - 1];
-  const texts = [partHeader(tip, number, parts.length)];
-  for (let index = start; index < end; index++) texts.push(SEPARATOR, mirrors[index].text);
-  return texts.join('');
+  if (texts.length !== end - start) throw new Error(`part ${number} of llms-full holds ${end - start} mirrors, not ${texts.length}`);
+  const pieces = [llmsFullPartHeader(tip, number, parts.length)];
+  for (const text of texts) pieces.push(SEPARATOR, text);
+  return pieces.join('');
 }

@@ -101,7 +101,7 @@ describe('sitemap.xml', () => {
       log: (line: string) => logged.push(line),
     } as unknown as ReleaseContent;
     const bodies = [];
-    for await (const body of WRITERS.sitemap({ content, codeVersion: '', placed: () => Promise.reject(new Error('not read')), placedLength: () => Promise.reject(new Error('not read')) })) bodies.push(body);
+    for await (const body of WRITERS.sitemap({ content, codeVersion: '', placed: () => Promise.reject(new Error('not read')), placedFile: () => Promise.reject(new Error('not read')) })) bodies.push(body);
     expect(bodies).toEqual([{ params: {}, body: xml }]);
     expect(logged).toEqual([`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; 3 are left out (docs/decisions.md "Sitemap")`]);
   });
@@ -114,7 +114,7 @@ describe('llms.txt past 512 KiB', () => {
     const record = (name: string) =>
       ({ name, version: '1.0.0', description: `${name} ${'x'.repeat(150)}`, advisories: [], links: { self: `/api/pkgs/${name}.json`, markdown: `/pkgs/${name}.md`, page: `/pkgs/${name}`, sbom: `/api/pkgs/${name}/sbom.json`, badge: `/api/pkgs/${name}/badge.svg` } }) as unknown as PackageRecord;
     const tip = tipDocuments({ commit: { sha: 'a'.repeat(40), pushedAt: '2026-01-01T00:00:00Z', message: null }, siteUrl: SITE, records: names.map(record), transitive: new Map(), history: new Map() });
-    const mirrors = names.map((name) => ({ label: name, text: `# ${name}\n${'y'.repeat(2000)}\n` }));
+    const mirrors = names.map((name) => ({ label: name, bytes: Buffer.byteLength(`# ${name}\n${'y'.repeat(2000)}\n`) }));
     const parts = llmsFullParts(tip, mirrors);
     const llms = composeLlmsTxt(tip, parts);
     expect(Buffer.byteLength(llms)).toBeLessThanOrEqual(512 * 1024);
