@@ -369,7 +369,7 @@ function plainRecord(content: ReleaseContent, key: string): boolean {
 
 /**
  * What the package pages are rendered with in place of the envelope: the page is cut there, and
- * the tip's envelope spliced in (the page embeds it byte for byte). NUL never reaches a page from
+ * the envelope's pieces put in (the page embeds it byte for byte, holes and all). NUL never reaches a page from
  * the catalog's text unescaped; if it did, the page would have two and be rendered at the tip.
  */
 const ENVELOPE_HOLE = '\u0000pkgcat-envelope\u0000';
@@ -575,7 +575,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   'search-page': function* (context) {
     yield { params: {}, body: page(context, 'search-page', {}, searchPage(siteOf(context.content))) };
   },
-  /** `/pkgs/{name}`: every package's detail page, with its envelope inline (spliced per tip). */
+  /** `/pkgs/{name}`: every package's detail page, with its envelope inline (and so its holes for the tip). */
   'package-page': function* (context) {
     const { content } = context;
     for (const card of siteOf(content).bundle.packages) yield { params: { name: card.name }, body: packagePage(context, nameKey(card.name), card.name) };
