@@ -44,7 +44,7 @@ function temporaryName(file: string): string {
 }
 
 /** Fsyncs a directory, so a rename or link in it survives a power cut. Best effort: not every platform or filesystem allows it. */
-async function syncDirectory(directory: string): Promise<void> {
+export async function syncDirectory(directory: string): Promise<void> {
   try {
     const handle = await open(directory, 'r');
     try {

@@ -36,6 +36,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { CONTENT_HASH_LENGTH } from './hash.ts';
+import { syncDirectory } from './atomic.ts';
 
 /** The stored object itself, or one of its precompressed copies (the names of HTTP content codings). */
 export type ObjectEncoding = 'identity' | 'br' | 'gzip';
@@ -410,7 +411,7 @@ export class PackObjects implements ObjectBackend {
     // The pack before its index: a reader that finds the index finds the pack.
     await rename(`${packFile}.tmp`, packFile);
     await rename(`${indexFile}.tmp`, indexFile);
-    await syncFolder(this.folder);
+    await syncDirectory(this.folder);
     // The index before its pack: a reader that finds the index finds the pack, or lists the folder again.
     for (const pack of merged) {
       await unlink(join(this.folder, `${pack.name}.idx`));
@@ -655,18 +656,6 @@ function emptyLoaded(): Loaded {
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Best effort: not every platform or filesystem allows it.
-  }
-}
 
 /**
  * How many of the packs (sizes ascending) to merge so that the rest, with the merged one, is a
