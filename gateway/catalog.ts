@@ -16,7 +16,7 @@ import {
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { decodeAtRest } from '../src/store/object-codec.ts';
-import { documentBytes, manifestChunkOf, parseManifestChunk, type ManifestChunk } from '../src/store/manifest.ts';
+import { documentBytes, parseManifestChunk, type ManifestChunk } from '../src/store/manifest.ts';
 import { openObjects, type ObjectBackend, type ObjectEncoding } from '../src/store/objects.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
@@ -223,7 +223,7 @@ export class Catalog {
    * documents only, bounded by size, with the objects).
    */
   async releaseDocument(release: Release, file: string): Promise<{ bytes: Buffer; name: string } | null> {
-    const ref = manifestChunkOf(release.manifest, file);
+    const ref = findChunk(release.manifest, file);
     if (!ref || !release.info.tip) return null;
     const chunk = await this.#manifestChunks.get(ref.object, async () => {
       const bytes = await this.#object(ref.object);

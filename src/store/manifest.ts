@@ -14,7 +14,6 @@ import { tipValues } from '../compose/tip-values.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import { publicFileOwner } from '../surfaces/registry.ts';
 import type { ChunkRef } from './layout.ts';
-import { findChunk } from './layout.ts';
 import { readStoredObject, type ObjectBackend } from './objects.ts';
 import { Semaphore } from '../concurrency.ts';
 
@@ -44,8 +43,6 @@ export const renderManifestChunk = (entries: [string, ManifestEntry][]): string 
 
 export const parseManifestChunk = (bytes: Buffer): ManifestChunk => JSON.parse(bytes.toString('utf8')) as ManifestChunk;
 
-/** The chunk of `refs` that would hold `file`. */
-export const manifestChunkOf = (refs: readonly ChunkRef[], file: string): ChunkRef | null => findChunk(refs, file);
 
 /** `stored` with `values` in place of the values in its holes, and where they now sit. */
 export function spliceHoles(stored: Buffer, spans: readonly HoleSpan[], values: Readonly<Record<string, string>>): { bytes: Buffer; holes: HoleSpan[] } {
