@@ -260,7 +260,7 @@ async function buildLocked(
     diagnostics: model.diagnostics,
     siteUrl: siteUrlOf(options),
     examples: await tipExamples(out, tipState, composer, chainInfos),
-    transitive: composer.transitive.items,
+    transitive: composer.rollups,
     history: tipState.history,
     recentChanges: await readRecentChanges(out, chainInfos),
     log,

@@ -15,6 +15,8 @@
  * A checkpoint is gzipped JSON lines: a header, then one line per item (a manifest, a record, a
  * transitive rollup, ...), written and read a line at a time. As one JSON text it was 380 MB for
  * 20,000 packages, held twice while saving, and past the longest string V8 holds at about 25,000.
+ * A rollup is saved deflated, as the composer keeps it (base64); the header names the chunks the
+ * composer's collections were stored in, so a resumed build writes only the chunks that change.
  *
  * A build saves the spaced checkpoints it passes (only those the rule keeps, so a build from
  * scratch writes a handful, not one per spacing) and one at its tip, then removes the rest,
@@ -28,7 +30,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import { FULL_SHA } from '../src/grammar.ts';
 import { LAYOUT_VERSION, paths } from '../src/store/layout.ts';
 import { writeStreamAtomic } from '../src/store/atomic.ts';
-import type { ComposerSnapshot } from './composer.ts';
+import type { CollectionChunks, ComposerSnapshot } from './composer.ts';
 import { PackedStrings } from './chunks.ts';
 import type { ModelSnapshot } from './model.ts';
 
@@ -58,14 +60,16 @@ const COMPOSER_LISTS = ['records', 'cards', 'transitive', 'index'] as const sati
 
 /** The lines of a checkpoint, a few hundred kilobytes at a time. */
 function* linesOf(checkpoint: Checkpoint): Generator<string> {
-  let batch = `${JSON.stringify({ layout: checkpoint.layout, sha: checkpoint.sha, commit: checkpoint.model.commit })}\n`;
+  let batch = `${JSON.stringify({ layout: checkpoint.layout, sha: checkpoint.sha, commit: checkpoint.model.commit, chunks: checkpoint.composer.chunks ?? null } satisfies Header)}\n`;
   const sections = [
     ...MODEL_LISTS.map((section) => [`model.${section}`, checkpoint.model[section]] as const),
     ...COMPOSER_LISTS.map((section) => [`composer.${section}`, checkpoint.composer[section]] as const),
   ];
   for (const [section, items] of sections) {
-    for (const item of items as Iterable<unknown>) {
-      batch += `${JSON.stringify([section, item])}\n`;
+    const lines = section === 'composer.transitive' && items instanceof PackedStrings ? packedLines(items) : (items as Iterable<unknown>);
+    for (const item of lines) {
+      const line = section === 'composer.transitive' && item instanceof PackedLine ? ['composer.packed', item.item] : [section, item];
+      batch += `${JSON.stringify(line)}\n`;
       if (batch.length >= 256 * 1024) {
         yield batch;
         batch = '';
@@ -73,6 +77,21 @@ function* linesOf(checkpoint: Checkpoint): Generator<string> {
     }
   }
   yield batch;
+}
+
+/** A rollup as the composer keeps it, deflated: saved as base64, not inflated to be saved nor deflated again when read. */
+class PackedLine {
+  readonly item: [string, string];
+  constructor(item: [string, string]) {
+    this.item = item;
+  }
+}
+
+function* packedLines(rollups: PackedStrings): Generator<[string, string] | PackedLine> {
+  for (const key of rollups.keys()) {
+    const item = rollups.stored(key)!;
+    yield typeof item === 'string' ? [key, item] : new PackedLine([key, Buffer.from(item).toString('base64')]);
+  }
 }
 
 /** Each line of the gunzipped `bytes`. */
@@ -103,6 +122,7 @@ interface Header {
   layout: number;
   sha: string;
   commit: ModelSnapshot['commit'];
+  chunks?: CollectionChunks | null;
 }
 
 async function read(file: string): Promise<Checkpoint | null> {
@@ -118,12 +138,17 @@ async function read(file: string): Promise<Checkpoint | null> {
     const model = Object.fromEntries(MODEL_LISTS.map((section) => [section, []])) as unknown as ModelSnapshot;
     // The rollups are packed as they are read: as text, they are most of the checkpoint.
     const transitive = new PackedStrings();
-    const composer = { records: [], cards: [], transitive, index: [] } as unknown as ComposerSnapshot;
+    const composer = { records: [], cards: [], transitive, index: [], chunks: header.chunks ?? null } as unknown as ComposerSnapshot;
     model.commit = header.commit;
     for await (const line of lines) {
       const [section, item] = JSON.parse(line) as [string, unknown];
       if (section === 'composer.transitive') {
         transitive.set(...(item as [string, string]));
+        continue;
+      }
+      if (section === 'composer.packed') {
+        const [key, base64] = item as [string, string];
+        transitive.setStored(key, new Uint8Array(Buffer.from(base64, 'base64')));
         continue;
       }
       const [part, list] = section.split('.');

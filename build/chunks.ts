@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { contentHash } from '../src/store/hash.ts';
 import type { ObjectStore } from './objects.ts';
 import type { ChunkRef } from '../src/store/layout.ts';
 
@@ -40,6 +41,9 @@ export interface ItemStore<T> extends ReadonlyMap<string, T> {
   delete(key: string): boolean;
 }
 
+/** What a deflated item's digest is made from besides its bytes (a text item's is `text:`). */
+const DEFLATED = Buffer.from('deflated:');
+
 /** Text items from this length on are kept deflated. */
 const PACK_FROM = 1024;
 
@@ -68,6 +72,27 @@ export class PackedStrings implements ItemStore<string> {
 
   has(key: string): boolean {
     return this.#items.has(key);
+  }
+
+  /**
+   * A digest of the item's text made from its stored form, without inflating it: deflate gives
+   * one zlib the same bytes for the same text, so equal texts have equal digests and different
+   * texts different ones (what a document's key needs of its inputs).
+   */
+  digest(key: string): string | undefined {
+    const item = this.#items.get(key);
+    return item === undefined ? undefined : typeof item === 'string' ? contentHash(`text:${item}`) : contentHash(Buffer.concat([DEFLATED, item]));
+  }
+
+  /** The item as it is kept (text, or its deflated bytes), for a checkpoint to save without inflating it. */
+  stored(key: string): string | Uint8Array | undefined {
+    return this.#items.get(key);
+  }
+
+  /** Takes an item as `stored` gave it. */
+  setStored(key: string, item: string | Uint8Array): this {
+    this.#items.set(key, item);
+    return this;
   }
 
   delete(key: string): boolean {
@@ -181,6 +206,27 @@ export class ChunkedCollection<T> {
     }
     this.dirty.clear();
     return this.layout.flatMap((chunk) => (chunk.object ? [{ first: chunk.keys[0], object: chunk.object }] : []));
+  }
+
+  /**
+   * The chunks as the last flush stored them, in key order, for a checkpoint to keep beside the
+   * items; null when items changed since (then only a flush knows them).
+   */
+  flushed(): ChunkRef[] | null {
+    if (this.dirty.size > 0 || this.keysChanged || this.layout.some((chunk) => chunk.object === undefined)) return null;
+    return this.layout.flatMap((chunk) => (chunk.object ? [{ first: chunk.keys[0], object: chunk.object }] : []));
+  }
+
+  /**
+   * Takes back what `flushed` gave for these very items (a restored checkpoint), so that the next
+   * flush renders and stores only the chunks whose items change, not every chunk once more. The
+   * cut follows from the keys alone, so it is the one those chunks were stored with.
+   */
+  adopt(refs: readonly ChunkRef[]): void {
+    this.cut();
+    const objects = new Map(refs.map((ref) => [ref.first, ref.object]));
+    // A chunk that rendered empty is stored as none: rendered again, once.
+    for (const chunk of this.layout) chunk.object = objects.get(chunk.keys[0]);
   }
 
   /** Cuts the keys into chunks, keeping the object of every chunk whose key list is unchanged. */

@@ -33,6 +33,16 @@ export interface ComposerSnapshot {
   cards: Iterable<[string, string]>;
   transitive: Iterable<[string, string]>;
   index: Iterable<[string, PackageIndexEntry]>;
+  /** Each collection's chunks as stored for these items (ChunkedCollection.flushed): the next build writes only the chunks that change. */
+  chunks?: CollectionChunks | null;
+}
+
+/** The chunks of the composer's collections, by collection. */
+export interface CollectionChunks {
+  records: ChunkRef[];
+  cards: ChunkRef[];
+  transitive: ChunkRef[];
+  index: ChunkRef[];
 }
 
 /** What a state root records of one composed commit (src/store/layout.ts StateRootFile). */
@@ -89,6 +99,8 @@ export class Composer {
   readonly cards: ChunkedCollection<string>;
   /** Transitive rollups by name key: the package's entries, serialized and comma-joined (the documents and pages read them too). */
   readonly transitive: ChunkedCollection<string>;
+  /** The transitive collection's items: by far the largest (a rollup per package, each path up to 64 names), kept deflated. */
+  readonly rollups: PackedStrings;
   private readonly index: ChunkedCollection<PackageIndexEntry>;
   private analysis: CatalogAnalysis | null = null;
   /** Everything is dirty until the first composition (a fresh build or a restored checkpoint). */
@@ -113,15 +125,22 @@ export class Composer {
   constructor(snapshot?: ComposerSnapshot) {
     this.records = new ChunkedCollection(joinItems, snapshot?.records);
     this.cards = new ChunkedCollection(joinItems, snapshot?.cards);
-    // By far the largest items (a rollup per package, each path up to 64 names): kept deflated.
     const transitive = snapshot?.transitive;
-    this.transitive = transitive instanceof PackedStrings ? new ChunkedCollection(joinItems, undefined, transitive) : new ChunkedCollection(joinItems, transitive, new PackedStrings());
+    this.rollups = transitive instanceof PackedStrings ? transitive : new PackedStrings(transitive);
+    this.transitive = new ChunkedCollection(joinItems, undefined, this.rollups);
     this.index = new ChunkedCollection(indexObject, snapshot?.index);
+    if (snapshot?.chunks) for (const [name, refs] of Object.entries(snapshot.chunks)) this.#collections()[name as keyof CollectionChunks].adopt(refs);
     this.composedOnce = snapshot !== undefined;
   }
 
+  #collections(): { [name in keyof CollectionChunks]: ChunkedCollection<string> | ChunkedCollection<PackageIndexEntry> } {
+    return { records: this.records, cards: this.cards, transitive: this.transitive, index: this.index };
+  }
+
   snapshot(): ComposerSnapshot {
-    return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items };
+    const flushed = Object.entries(this.#collections()).map(([name, collection]) => [name, collection.flushed()] as const);
+    const chunks = flushed.every(([, refs]) => refs !== null) ? (Object.fromEntries(flushed) as unknown as CollectionChunks) : null;
+    return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items, chunks };
   }
 
   /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { countWritten } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
-import { currentReleaseId, LAYOUT_VERSION, paths, readJson, type ChunkRef, type ReleaseInfo } from '../src/store/layout.ts';
+import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
 import { documentBytes, readManifest, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
 import { openObjects, readStoredObject } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
@@ -186,15 +186,15 @@ class Stage {
   }
 }
 
-/** The manifest of the current release, chunk by chunk (none when there is no release of this layout). */
-async function previousManifest(out: string): Promise<{ object: string; entries: [string, ManifestEntry][] }[]> {
+/** The current release: its manifest, chunk by chunk, and its tip's state (none when there is no release of this layout). */
+async function currentRelease(out: string): Promise<{ manifest: { object: string; entries: [string, ManifestEntry][] }[]; tip: StateRoot | null }> {
   const id = await currentReleaseId(out);
-  if (!id) return [];
+  if (!id) return { manifest: [], tip: null };
   const dir = paths.release(out, id);
   const info = await readJson<ReleaseInfo>(paths.releaseInfo(dir)).catch(() => null);
-  if (info?.layout !== LAYOUT_VERSION) return [];
-  const chunks = await readManifest(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(dir)));
-  return chunks.map(({ ref, entries }) => ({ object: ref.object, entries }));
+  if (info?.layout !== LAYOUT_VERSION) return { manifest: [], tip: null };
+  const [chunks, tip] = await Promise.all([readManifest(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(dir))), info.tip && readStateRoot(out, info.tip.sha)]);
+  return { manifest: chunks.map(({ ref, entries }) => ({ object: ref.object, entries })), tip };
 }
 
 /**
@@ -208,7 +208,8 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   const staging = join(paths.releases(out), `.staging-${id}`);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
-  const stage = new Stage(store, await previousManifest(out));
+  const current = await currentRelease(out);
+  const stage = new Stage(store, current.manifest);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
   // A row's files, once placed, for the writers that read them (llms-full.txt reads the mirrors).
@@ -277,7 +278,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   await stage.write(paths.diagnostics(staging), serialize(content.diagnostics));
   await stage.write(paths.manifest(staging), serialize(manifest));
 
-  await validateRelease(out, staging, { manifest: stage.manifest.items, rendered: stage.rendered, writtenStates: content.writtenStates });
+  await validateRelease(out, staging, { manifest: stage.manifest.items, rendered: stage.rendered, writtenStates: content.writtenStates, checkedTip: current.tip });
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { assembleBody, fullBundleSegments, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
+import { assembleBody, fullBundleSegments, type StoredBody, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
 import { documentBytes, readManifest, type ManifestEntry } from '../src/store/manifest.ts';
 import { decodeAtRest } from '../src/store/object-codec.ts';
 import { openObjects } from '../src/store/objects.ts';
@@ -61,17 +61,47 @@ function shapeProblem(what: string, name: WireName, text: string): string | null
   return problems && `${what} does not match the ${name} schema: ${problems}`;
 }
 
+/** The objects a stored body is made of (a chunk can repeat), and the bytes of its literal text. */
+function objectsAndText(body: StoredBody): { objects: string[]; text: number } {
+  const objects: string[] = [];
+  let text = 0;
+  for (const segment of body.segments) {
+    if (typeof segment === 'string') text += Buffer.byteLength(segment);
+    else objects.push(segment.object);
+  }
+  return { objects, text };
+}
+
 /**
  * The tip's full bundle, a piece at a time: whole, it is every record and every transitive entry
  * of the catalog (348 MB at 20,000 packages; past V8's longest string from about 25,000). Its
  * length; the bundle without its records and entries against the FullBundle schema, then with each
  * transitive chunk's entries; each record chunk is JSON (its records are the very chunks the
- * envelopes of public/ were written from, checked there).
+ * envelopes were written from, checked there).
+ *
+ * Only the chunks `checked` (the tip of the release this one replaces, checked when it was
+ * published) does not hold are read: a chunk is named by its content, so one it holds is the same
+ * bytes, checked then. The length follows from `checked`'s and the chunks that came and went.
  */
-async function fullBundleProblems(out: string, tip: StateRoot): Promise<string[]> {
+async function fullBundleProblems(out: string, tip: StateRoot, checked: StateRoot | null): Promise<string[]> {
   const problems: string[] = [];
-  let length = 0;
-  for (const segment of tip.full.segments) length += typeof segment === 'string' ? Buffer.byteLength(segment) : (await readObject(out, segment.object)).length;
+  const now = objectsAndText(tip.full);
+  const before = checked ? objectsAndText(checked.full) : { objects: [], text: 0 };
+  const left = new Map<string, number>();
+  for (const object of before.objects) left.set(object, (left.get(object) ?? 0) + 1);
+  const added: string[] = [];
+  for (const object of now.objects) {
+    const count = left.get(object) ?? 0;
+    if (count > 0) left.set(object, count - 1);
+    else added.push(object);
+  }
+  const removed = [...left].flatMap(([object, count]) => Array<string>(count).fill(object));
+  const lengthOf = async (objects: readonly string[]) => {
+    let bytes = 0;
+    for (const object of objects) bytes += (await readObject(out, object)).length;
+    return bytes;
+  };
+  const length = (checked ? checked.full.length - before.text - (await lengthOf(removed)) : 0) + now.text + (await lengthOf(added));
   if (length !== tip.full.length) problems.push('the tip\'s full-bundle does not have its recorded length');
   const bare = fullBundleSegments({ commit: tip.commit, records: [], transitive: [], full: tip.full });
   const parts: string[] = [];
@@ -87,8 +117,10 @@ async function fullBundleProblems(out: string, tip: StateRoot): Promise<string[]
     if (found) problems.push(`the tip's full-bundle does not match the FullBundle schema: ${found}`);
   };
   shape(skeleton);
+  const fresh = new Set(added);
   for (const [kind, chunks] of [['record', tip.records], ['transitive', tip.transitive]] as const) {
     for (const chunk of chunks) {
+      if (!fresh.has(chunk.object)) continue;
       let items: unknown[];
       try {
         items = JSON.parse(`[${(await readObject(out, chunk.object)).toString('utf8')}]`) as unknown[];
@@ -135,7 +167,7 @@ function openApiProblems(text: string): string[] {
 }
 
 /** The tip's stored bodies of every kind, each against its schema. */
-async function checkStoredKinds(out: string, tip: StateRoot, problems: string[]): Promise<void> {
+async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot | null, problems: string[]): Promise<void> {
   const objects = openObjects(out);
   for (const [id, body] of [['listing-bundle', tip.listing], ['full-bundle', tip.full]] as const) {
     const named = body.segments.flatMap((segment) => (typeof segment === 'string' ? [] : [segment.object]));
@@ -145,7 +177,7 @@ async function checkStoredKinds(out: string, tip: StateRoot, problems: string[])
       continue;
     }
     if (id === 'full-bundle') {
-      problems.push(...(await fullBundleProblems(out, tip)));
+      problems.push(...(await fullBundleProblems(out, tip, checked)));
       continue;
     }
     const bytes = await assembleBody(out, body);
@@ -272,6 +304,11 @@ export interface ValidateOptions {
    * earlier commits were checked by the builds that wrote them). Absent: every commit of the chain.
    */
   readonly writtenStates?: readonly string[];
+  /**
+   * The tip of the release this one replaces: the chunks of the full bundle it shares with it
+   * were checked when it was published, and are not read again. Absent: every chunk.
+   */
+  readonly checkedTip?: StateRoot | null;
 }
 
 export async function validateRelease(out: string, releaseDir: string, options: ValidateOptions = {}): Promise<void> {
@@ -286,7 +323,7 @@ export async function validateRelease(out: string, releaseDir: string, options: 
   for (const sha of options.writtenStates ?? chain.map((commit) => commit.sha)) if (!existsSync(paths.state(out, sha))) problems.push(`commit ${sha} has no state`);
   if (info.tip && !existsSync(paths.state(out, info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
   const tip = info.tip && (await readStateRoot(out, info.tip.sha));
-  if (tip) await checkStoredKinds(out, tip, problems);
+  if (tip) await checkStoredKinds(out, tip, options.checkedTip ?? null, problems);
   const manifest = await readJson<ChunkRef[]>(paths.manifest(releaseDir)).catch(() => null);
   if (!manifest) problems.push('the release has no manifest');
   else {

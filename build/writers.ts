@@ -34,6 +34,7 @@ import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { advisoryPages, changesPage, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
 import { packagePageView } from '../src/site/package-page.ts';
 import { loadSite } from './site.ts';
+import type { PackedStrings } from './chunks.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
 export interface ReleaseContent {
@@ -51,8 +52,8 @@ export interface ReleaseContent {
   siteUrl: string;
 
   // For the documents (markdown mirrors, llms.txt, sitemap, feeds):
-  /** Serialized transitive entries at the tip, by the name key of the package they start at (comma-joined, as the composer keeps them). */
-  transitive: ReadonlyMap<string, string>;
+  /** Serialized transitive entries at the tip, by the name key of the package they start at (comma-joined, as the composer keeps them, deflated). */
+  transitive: PackedStrings;
   /** Every version each package shipped up to the tip, oldest first, by name key. */
   history: ReadonlyMap<string, readonly VersionEvent[]>;
   /** What each of the newest commits changed, newest first (the changes feed). */
@@ -92,6 +93,7 @@ export interface Rendition {
    * A document that carries the tip: the values its stored body has in its holes, by hole name
    * (the stand-in's, `storedHoles`: so the stored body does not depend on the tip it was rendered
    * at, and a build from scratch stores what one commit at a time does). Readers put the tip's there.
+   * A getter where they cost something to make (a serial number is a UUID v5): read only when rendered.
    */
   readonly holes?: Readonly<Record<string, string>>;
 }
@@ -274,7 +276,7 @@ function inputHash(content: ReleaseContent, read: string): string {
     const [kind, key] = [read.slice(0, colon), read.slice(colon + 1)];
     const value =
       kind === 'record' ? content.records.get(key)
-      : kind === 'transitive' ? content.transitive.get(key)
+      : kind === 'transitive' ? content.transitive.digest(key)
       : kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
       : kind === 'advisory' ? (tipOf(content).advisories.has(key) ? JSON.stringify(tipOf(content).advisories.get(key)) : undefined)
       : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
@@ -499,7 +501,9 @@ function packagePage(context: WriterContext, key: string, name: string): Renditi
   const path = fillTemplate(surface('package-page').path, { name });
   return {
     key: (reads) => tracedKey(context, 'package-page', reads),
-    holes: storedHoles(name),
+    get holes() {
+      return storedHoles(name);
+    },
     render: async () => {
       const site = siteOf(content);
       const reads = new Set([`record:${key}`, `transitive:${key}`, `history:${key}`]);
@@ -545,7 +549,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
         params: { name },
         body: {
           key: () => contentHash(['package', context.codeVersion, content.records.get(key)!].join('\n')),
-          holes: storedHoles(name),
+          get holes() {
+            return storedHoles(name);
+          },
           render: async () => ({ body: await envelopePieces(content, key, name) }),
         },
       };
@@ -667,7 +673,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
         params: { name },
         body: {
           key: (reads) => tracedKey(context, 'package-sbom', reads),
-          holes: storedHoles(name),
+          get holes() {
+            return storedHoles(name);
+          },
           render: async () => {
             // A closure of thousands (a long dependency cycle) makes a document of megabytes per package: composed on request instead.
             // Checked here, when its inputs changed: a kept SBOM's closure is the one it was rendered from.

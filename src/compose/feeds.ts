@@ -53,9 +53,9 @@ function newFeed(tip: TipDocuments, id: 'advisory-feed' | 'changes-feed', title:
   });
 }
 
-/** At most FEED_LIST_ITEMS list items, then how many more. */
-function list(items: readonly string[]): string {
-  const shown = items.slice(0, FEED_LIST_ITEMS).map((item) => `<li>${item}</li>`);
+/** At most FEED_LIST_ITEMS list items, then how many more (an advisory reaches thousands: only those shown are made). */
+function list<T>(items: readonly T[], item: (value: T) => string): string {
+  const shown = items.slice(0, FEED_LIST_ITEMS).map((value) => `<li>${item(value)}</li>`);
   const more = items.length - shown.length;
   return `<ul>${shown.join('')}${more > 0 ? `<li>and ${more} more</li>` : ''}</ul>`;
 }
@@ -78,15 +78,13 @@ function advisoryContent(tip: TipDocuments, reach: AdvisoryReach): string {
   const parts = [
     `<p><strong>Severity:</strong> ${escapeHtml(advisory.severity)}${advisory.cvss ? ` (CVSS ${advisory.cvss.score}, <code>${escapeHtml(advisory.cvss.vector)}</code>)` : ''}</p>`,
     `<p><strong>Active on ${reach.direct.length} ${reach.direct.length === 1 ? 'package' : 'packages'}:</strong></p>`,
-    list(reach.direct.map(({ record, advisory: seen }) => `${pageLink(tip, record, record.name)} ${escapeHtml(record.version)} (${fixed(seen)})`)),
+    list(reach.direct, ({ record, advisory: seen }) => `${pageLink(tip, record, record.name)} ${escapeHtml(record.version)} (${fixed(seen)})`),
     reach.reaching.length > 0
-      ? `<p><strong>Reached by ${reach.reaching.length} ${reach.reaching.length === 1 ? 'package' : 'packages'}</strong> through their dependencies:</p>${list(
-          reach.reaching.map((entry) => `${packageLink(tip, entry.culpritPath[0])}: ${escapeHtml(entry.culpritPath.join(' → '))}`),
-        )}`
+      ? `<p><strong>Reached by ${reach.reaching.length} ${reach.reaching.length === 1 ? 'package' : 'packages'}</strong> through their dependencies:</p>${list(reach.reaching, (entry) => `${packageLink(tip, entry.culpritPath[0])}: ${escapeHtml(entry.culpritPath.join(' → '))}`)}`
       : '<p>No other package depends on an affected package.</p>',
     ...(advisory.details ? [`<pre>${escapeHtml(advisory.details)}</pre>`] : []),
     ...(advisory.aliases.length > 0 ? [`<p><strong>Aliases:</strong> ${escapeHtml(advisory.aliases.join(', '))}</p>`] : []),
-    ...(references.length > 0 ? [`<p><strong>References:</strong></p>${list(references.map((url) => a(url, escapeHtml(url))))}`] : []),
+    ...(references.length > 0 ? [`<p><strong>References:</strong></p>${list(references, (url) => a(url, escapeHtml(url)))}`] : []),
     `<p>${a(siteLink(tip, 'advisory-page', { id: reach.id }), 'Advisory page')} · ${a(siteLink(tip, 'advisory-markdown', { id: reach.id }), 'Markdown')}</p>`,
   ];
   return parts.join('\n');
@@ -152,13 +150,13 @@ function advisoryChange(tip: TipDocuments, change: Diff['advisoryChanges'][numbe
 }
 
 function changesContent(tip: TipDocuments, { commit, diff, root }: CommitChanges): string {
-  const section = (title: string, items: string[]) => (items.length > 0 ? [`<h3>${title} (${items.length})</h3>`, list(items)] : []);
+  const section = <T>(title: string, items: readonly T[], item: (value: T) => string) => (items.length > 0 ? [`<h3>${title} (${items.length})</h3>`, list(items, item)] : []);
   return [
     `<p>Commit <code>${commit.sha}</code>, pushed ${commit.pushedAt}${root ? ', the first commit of main' : ''}: ${changeSummary(diff)}.</p>`,
-    ...section('Added', diff.added.map((pkg) => `${packageLink(tip, pkg.name)} ${escapeHtml(pkg.version)}`)),
-    ...section('Removed', diff.removed.map((pkg) => `${escapeHtml(pkg.name)} ${escapeHtml(pkg.version)}`)),
-    ...section('Version changes', diff.versionChanges.map((change) => `${packageLink(tip, change.name)} ${escapeHtml(`${change.fromVersion} → ${change.toVersion} (${change.direction})`)}`)),
-    ...section('Advisory changes', diff.advisoryChanges.map((change) => advisoryChange(tip, change))),
+    ...section('Added', diff.added, (pkg) => `${packageLink(tip, pkg.name)} ${escapeHtml(pkg.version)}`),
+    ...section('Removed', diff.removed, (pkg) => `${escapeHtml(pkg.name)} ${escapeHtml(pkg.version)}`),
+    ...section('Version changes', diff.versionChanges, (change) => `${packageLink(tip, change.name)} ${escapeHtml(`${change.fromVersion} → ${change.toVersion} (${change.direction})`)}`),
+    ...section('Advisory changes', diff.advisoryChanges, (change) => advisoryChange(tip, change)),
   ].join('\n');
 }
 
