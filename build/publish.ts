@@ -24,7 +24,7 @@ import { openObjects, readStoredObject } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
 import { ChunkedCollection } from './chunks.ts';
 import type { ObjectStore } from './objects.ts';
-import { validateRelease } from './validate.ts';
+import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
 import { isRendition, WRITERS, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
 
@@ -109,13 +109,15 @@ class Stage {
   readonly manifest: ChunkedCollection<ManifestEntry>;
   /** Files this release placed; the others are gone from the catalog (and from the manifest, at the end). */
   readonly #placed = new Set<string>();
-  /** Files this release rendered (validate.ts reads and checks them); the others were checked by the release that rendered them. */
-  readonly rendered = new Set<string>();
+  /** The problems of the documents this release rendered, checked as they are stored; the others were checked by the release that rendered them. */
+  readonly problems: string[] = [];
+  readonly #checks: DocumentChecks;
   readonly #store: ObjectStore;
   readonly #previous: ReadonlyMap<string, ManifestEntry>;
 
-  constructor(store: ObjectStore, previous: { object: string; entries: [string, ManifestEntry][] }[]) {
+  constructor(store: ObjectStore, previous: { object: string; entries: [string, ManifestEntry][] }[], checks: DocumentChecks) {
     this.#store = store;
+    this.#checks = checks;
     this.manifest = ChunkedCollection.stored(renderManifestChunk, previous);
     this.#previous = new Map(this.manifest.items);
   }
@@ -159,8 +161,9 @@ class Stage {
       this.counts.kept++;
       return;
     }
-    this.#set(file, { object, length: bytes.length });
-    this.rendered.add(file);
+    const entry = { object, length: bytes.length };
+    this.#set(file, entry);
+    this.problems.push(...this.#checks.problems(file, entry, bytes));
     this.counts.rendered++;
   }
 
@@ -176,13 +179,14 @@ class Stage {
     if (body === null) return;
     const filled = typeof body === 'object' && 'pieces' in body ? fillHoles(body, rendition.holes ?? {}) : { bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), holes: [] };
     const object = await this.#store.put(filled.bytes);
-    this.rendered.add(file);
     this.counts.rendered++;
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
     const keep = key !== null && (!rendition.holes || filled.holes.length > 0);
     const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
-    this.#set(file, { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) });
+    const entry = { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) };
+    this.#set(file, entry);
+    this.problems.push(...this.#checks.problems(file, entry, filled.bytes));
   }
 }
 
@@ -209,7 +213,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const current = await currentRelease(out);
-  const stage = new Stage(store, current.manifest);
+  const stage = new Stage(store, current.manifest, new DocumentChecks(content.tip, content.chain.length));
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
   // A row's files, once placed, for the writers that read them (llms-full.txt reads the mirrors).
@@ -278,7 +282,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   await stage.write(paths.diagnostics(staging), serialize(content.diagnostics));
   await stage.write(paths.manifest(staging), serialize(manifest));
 
-  await validateRelease(out, staging, { manifest: stage.manifest.items, rendered: stage.rendered, writtenStates: content.writtenStates, checkedTip: current.tip });
+  await validateRelease(out, staging, { manifest: stage.manifest.items, documentProblems: stage.problems, writtenStates: content.writtenStates, checkedTip: current.tip });
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;

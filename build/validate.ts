@@ -6,7 +6,7 @@
  *
  * Shapes are checked against the wire schemas (src/schemas/wire.ts): every JSON document the
  * release rendered (its manifest's files, with the tip's values in their holes) against its
- * registry row's schema, and the tip's bodies of every stored
+ * registry row's schema, as publishing stores it (DocumentChecks), and the tip's bodies of every stored
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
 import { existsSync } from 'node:fs';
@@ -206,6 +206,47 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
   }
 }
 
+/** What a release's documents are checked against besides their rows: its tip and its chain's length. */
+export class DocumentChecks {
+  readonly tip: CommitInfo;
+  readonly chainLength: number;
+  /** Bodies many files share (a badge is one of a few hundred) are checked once. */
+  readonly #checkedBodies = new Map<string, boolean>();
+
+  constructor(tip: CommitInfo, chainLength: number) {
+    this.tip = tip;
+    this.chainLength = chainLength;
+  }
+
+  /**
+   * The problems of the file `file` of the release, stored as `stored` under `entry`: its row's
+   * schema (or body check), the envelope's commit and name, the recent commits' count.
+   */
+  problems(file: string, entry: ManifestEntry, stored: Buffer): string[] {
+    const owner = publicFileOwner(file);
+    if (!owner) return [`${file} is no surface's file`];
+    const text = documentBytes(entry, stored, this.tip, file).toString('utf8');
+    if (owner.row.id === 'openapi') return openApiProblems(text);
+    if (!owner.row.body) {
+      const check = BODY_CHECKS[owner.row.contentType];
+      if (!check) return [];
+      let passed = entry.holes ? undefined : this.#checkedBodies.get(entry.object);
+      if (passed === undefined) this.#checkedBodies.set(entry.object, (passed = check(text)));
+      return passed ? [] : [`${file} is not an ${mediaTypeOf(owner.row.contentType)} body`];
+    }
+    const problem = shapeProblem(file, owner.row.body, text);
+    if (problem) return [problem];
+    const value = JSON.parse(text) as { commitSha?: string; package?: { name?: string } } | unknown[];
+    if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== this.tip.sha || value.package?.name !== owner.params.name)) {
+      return [`${file} is not ${owner.params.name} at the tip`];
+    }
+    if (owner.row.id === 'recent-commits' && Array.isArray(value) && value.length !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, this.chainLength)) {
+      return ['recent-commits.json is short'];
+    }
+    return [];
+  }
+}
+
 /** Every file of the manifest is some row's, of the tip, and of its row's shape; every file the tip must have is there. */
 async function checkManifest(
   out: string,
@@ -214,7 +255,7 @@ async function checkManifest(
   names: Record<string, string>,
   chain: CommitInfo[],
   problems: string[],
-  rendered: ReadonlySet<string> | null,
+  checked: boolean,
 ): Promise<void> {
   const objects = openObjects(out);
   const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
@@ -237,46 +278,20 @@ async function checkManifest(
     if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !entries.has(row.publicFile)) problems.push(`${row.publicFile} is missing`);
   }
   if (!info.tip) return;
-  const tip = info.tip;
-  let recentCount: number | null = null;
-  // Bodies many files share (a badge is one of a few hundred) are checked once.
-  const checkedBodies = new Map<string, Promise<boolean>>();
+  const documents = new DocumentChecks(info.tip, chain.length);
   const checkFile = async (file: string, entry: ManifestEntry): Promise<void> => {
-    const owner = publicFileOwner(file);
-    if (!owner) {
+    if (!publicFileOwner(file)) {
       problems.push(`${file} is no surface's file`);
       return;
     }
-    // A file this release did not render was checked by the release that did.
-    if (rendered && !rendered.has(file)) return;
+    // Checked already: as it was rendered, or by the release that rendered it.
+    if (checked) return;
     const stored = await objects.get(entry.object);
     if (!stored) {
       problems.push(`${file} names object ${entry.object}, which is missing`);
       return;
     }
-    const text = documentBytes(entry, decodeAtRest(stored), tip, file).toString('utf8');
-    if (owner.row.id === 'openapi') {
-      problems.push(...openApiProblems(text));
-      return;
-    }
-    if (!owner.row.body) {
-      const check = BODY_CHECKS[owner.row.contentType];
-      if (!check) return;
-      let passed = entry.holes ? undefined : checkedBodies.get(entry.object);
-      if (!passed) checkedBodies.set(entry.object, (passed = Promise.resolve(check(text))));
-      if (!(await passed)) problems.push(`${file} is not an ${mediaTypeOf(owner.row.contentType)} body`);
-      return;
-    }
-    const problem = shapeProblem(file, owner.row.body, text);
-    if (problem) {
-      problems.push(problem);
-      return;
-    }
-    const value = JSON.parse(text) as { commitSha?: string; package?: { name?: string } } | unknown[];
-    if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== tip.sha || value.package?.name !== owner.params.name)) {
-      problems.push(`${file} is not ${owner.params.name} at the tip`);
-    }
-    if (owner.row.id === 'recent-commits' && Array.isArray(value)) recentCount = value.length;
+    problems.push(...documents.problems(file, entry, decodeAtRest(stored)));
   };
   const checks: Promise<void>[] = [];
   for (const [file, entry] of entries) {
@@ -284,16 +299,16 @@ async function checkManifest(
     if (checks.length >= 64) await Promise.all(checks.splice(0));
   }
   await Promise.all(checks);
-  if (recentCount !== null && recentCount !== Math.min(queryDefault(surface('recent-commits'), 'limit') as number, chain.length)) problems.push('recent-commits.json is short');
 }
 
 export interface ValidateOptions {
   /**
-   * The files of the manifest this release rendered: only they are read and checked (the others
-   * were checked by the release that rendered them; they are still checked to be listed). Absent:
-   * every file.
+   * The problems of the documents as publishing stored them (DocumentChecks, on the bytes it
+   * rendered; a kept document was checked by the release that rendered it). Present: the
+   * manifest's files are checked to be listed and some row's, and none is read back. Absent:
+   * every file is read and checked.
    */
-  readonly rendered?: ReadonlySet<string>;
+  readonly documentProblems?: readonly string[];
   /**
    * The manifest as the build just stored it, so that it is not read back (the chunks it names are
    * checked to be there). Absent: read from the release.
@@ -331,7 +346,8 @@ export async function validateRelease(out: string, releaseDir: string, options: 
     const missing = (await Promise.all(manifest.map(async ({ object }) => ((await objects.has(object)) ? [] : [object])))).flat();
     if (missing.length > 0) problems.push(`the manifest names ${missing.length} missing chunks`);
     const entries = options.manifest ?? new Map((await readManifest(objects, manifest)).flatMap(({ entries: chunk }) => chunk));
-    await checkManifest(out, entries, info, names, chain, problems, options.rendered ?? null);
+    if (options.documentProblems) problems.push(...options.documentProblems);
+    await checkManifest(out, entries, info, names, chain, problems, options.documentProblems !== undefined);
   }
 
   if (problems.length > 0) throw new BuildValidationError(problems);
