@@ -19,7 +19,7 @@ import { countWritten } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
-import { documentBytes, readManifest, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
+import { readManifest, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
 import { openObjects, readStoredObject } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
 import { ChunkedCollection } from './chunks.ts';
@@ -97,6 +97,18 @@ function fillHoles(pieces: Pieces, values: Readonly<Record<string, string>>): { 
     at += valueBytes.length;
   });
   return { bytes: Buffer.concat(parts), holes };
+}
+
+/** A stored document cut at its holes (the stand-in's values are left out). */
+function storedPieces(entry: ManifestEntry, stored: Buffer): Pieces {
+  const pieces: string[] = [];
+  let at = 0;
+  for (const [offset, length] of entry.holes ?? []) {
+    pieces.push(stored.toString('utf8', at, offset));
+    at = offset + length;
+  }
+  pieces.push(stored.toString('utf8', at));
+  return { pieces, holes: (entry.holes ?? []).map(([, , hole]) => hole) };
 }
 
 /** The documents of one release being staged, and what writing them cost. */
@@ -182,7 +194,8 @@ class Stage {
     this.counts.rendered++;
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
-    const keep = key !== null && (!rendition.holes || filled.holes.length > 0);
+    const atTip = rendition.holes !== undefined && !(typeof body === 'object' && 'pieces' in body);
+    const keep = key !== null && !atTip;
     const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
     const entry = { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) };
     this.#set(file, entry);
@@ -230,18 +243,18 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
     if (!entry) throw new Error(`${file} was not placed by its writer`);
     return { file, entry };
   };
-  const placed = async (rowId: string, params: Readonly<Record<string, string>>): Promise<string> => {
-    const { file, entry } = await placedEntry(rowId, params);
-    await store.settled();
-    return documentBytes(entry, await readStoredObject(objects, entry.object), content.tip, file).toString('utf8');
-  };
   const context: WriterContext = {
     content,
     codeVersion: await codeVersion(),
-    placed,
+    placed: async (rowId, params) => {
+      const { entry } = await placedEntry(rowId, params);
+      await store.settled();
+      return storedPieces(entry, await readStoredObject(objects, entry.object));
+    },
     placedFile: async (rowId, params) => {
       const { entry } = await placedEntry(rowId, params);
-      return { object: entry.object, length: entry.length ?? Buffer.byteLength(await placed(rowId, params)) };
+      // A document with holes is stored with a stand-in's values, as long as the tip's.
+      return { object: entry.object, length: entry.length ?? (await store.size(entry.object)) };
     },
   };
   // The rows' writers run side by side: the pages are laid out in worker threads while this one

@@ -32,6 +32,7 @@ import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src
 import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { advisoryPages, changesPage, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
+import type { AdvisoryPageView } from '../src/site/advisory-page.ts';
 import { packagePageView } from '../src/site/package-page.ts';
 import { loadSite } from './site.ts';
 import type { PackedStrings } from './chunks.ts';
@@ -117,8 +118,8 @@ export interface WriterContext {
    * by another version is rendered again.
    */
   readonly codeVersion: string;
-  /** The body of a file of this release, once its row has placed it (llms-full.txt reads the mirrors). */
-  readonly placed: (rowId: string, params: Readonly<Record<string, string>>) => Promise<string>;
+  /** A file of this release as stored, once its row has placed it, cut at its holes for the tip (llms-full reads the mirrors). */
+  readonly placed: (rowId: string, params: Readonly<Record<string, string>>) => Promise<Pieces>;
   /** The object and length in bytes of a file of this release, once its row has placed it, without reading it (llms-full plans its parts from them). */
   readonly placedFile: (rowId: string, params: Readonly<Record<string, string>>) => Promise<{ object: string; length: number }>;
 }
@@ -246,10 +247,14 @@ class TracedMap<V> implements ReadonlyMap<string, V> {
   }
 }
 
-/** The tip's documents as one document sees them, noting what it reads. */
-function tracedTip(tip: TipDocuments, reads: Set<string>): TipDocuments {
+/**
+ * The tip's documents as one document sees them, noting what it reads. `commit`: the commit it
+ * is rendered at, a stand-in for a document with holes for the tip (not a read: the holes take its values).
+ */
+function tracedTip(tip: TipDocuments, reads: Set<string>, commit?: CommitInfo): TipDocuments {
   return {
     get commit() {
+      if (commit) return commit;
       reads.add(EVERYTHING);
       return tip.commit;
     },
@@ -310,8 +315,8 @@ const STAND_INS: readonly CommitInfo[] = [
   { sha: '0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e', pushedAt: '2998-02-02T02:02:02Z', message: null },
 ] as CommitInfo[];
 
-/** The values a stored document has in its holes: the first stand-in's (src/compose/tip-values.ts). */
-const storedHoles = (name: string): Record<string, string> => tipValues(STAND_INS[0], name);
+/** The values a stored document has in its holes: the first stand-in's (src/compose/tip-values.ts); `name`: a package's document's. */
+const storedHoles = (name: string | undefined): Record<string, string> => tipValues(STAND_INS[0], name);
 
 /**
  * What a stand-in's values could be made from: their shas, their years (a date in any time zone
@@ -417,11 +422,15 @@ function llmsFullOf({ content, placedFile }: WriterContext): Promise<LlmsFullPla
   return entry;
 }
 
+/** Where a mirror's hole sits in the text of a part of llms-full while it is composed: NUL never reaches a mirror (plainText). */
+const MIRROR_HOLE = /\u0000([A-Za-z]+)\u0000/g;
+
 /**
  * Part `number` of llms-full as a Rendition: its key is its header and its mirrors' objects, so a
  * commit composes again only the parts whose mirrors (or header) changed, and reads only their
  * mirrors (at most LLMS_FULL_PART_BYTES of them, or one). One file at a time: all at once, 20,000
- * packages run out of file descriptors (EMFILE).
+ * packages run out of file descriptors (EMFILE). A mirror's holes for the tip (an advisory's link
+ * to the tip's full bundle) are the part's.
  */
 function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, number: number): Rendition {
   const tip = tipOf(context.content);
@@ -429,10 +438,23 @@ function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, 
   const key = contentHash(['llms-full-part', context.codeVersion, llmsFullPartHeader(tip, number, parts.length), ...own.map(({ object }) => object)].join('\n'));
   return {
     key: () => key,
+    get holes() {
+      return storedHoles(undefined);
+    },
     render: async () => {
       const texts: string[] = [];
-      for (const { row, params } of own) texts.push(await context.placed(row, params));
-      return { body: composeLlmsFullPart(tip, parts, number, texts) };
+      let holes = 0;
+      for (const { row, params } of own) {
+        const mirror = await context.placed(row, params);
+        texts.push(mirror.pieces.map((piece, index) => (index < mirror.holes.length ? `${piece}\u0000${mirror.holes[index]}\u0000` : piece)).join(''));
+        holes += mirror.holes.length;
+      }
+      const [first, ...rest] = composeLlmsFullPart(tip, parts, number, texts).split(MIRROR_HOLE);
+      if (rest.length !== 2 * holes) throw new Error(`part ${number} of llms-full lost a hole of its mirrors`);
+      const pieces = [first];
+      const names: string[] = [];
+      for (let index = 0; index < rest.length; index += 2) names.push(rest[index]), pieces.push(rest[index + 1]);
+      return { body: { pieces, holes: names } };
     },
   };
 }
@@ -487,6 +509,29 @@ function page(context: WriterContext, id: 'search-page' | 'advisory-page' | 'cha
   const key = contentHash([id, context.codeVersion, JSON.stringify(view)].join('\n'));
   const path = fillTemplate(surface(id).path, params);
   return { key: () => key, render: async () => ({ body: await (await loadSite()).render(path, view) }) };
+}
+
+/**
+ * An advisory page as a Rendition. A blast radius cut short links to the tip's full bundle: its
+ * view names a stand-in's sha there, and the page has a hole for the tip's. When the catalog's
+ * text holds something a stand-in's value could come from, it is rendered at the tip and not kept.
+ */
+function advisoryPage(context: WriterContext, params: Record<string, string>, view: AdvisoryPageView): Rendition {
+  const atStandIn = page(context, 'advisory-page', params, view);
+  return {
+    key: atStandIn.key,
+    get holes() {
+      return storedHoles(undefined);
+    },
+    render: async () => {
+      if (STAND_IN_SOURCES.test(JSON.stringify({ ...view, wholeReach: null }))) {
+        const wholeReach = view.wholeReach && fillTemplate(surface('full-bundle').path, { sha: context.content.tip.sha });
+        return page(context, 'advisory-page', params, { ...view, wholeReach }).render();
+      }
+      const { body } = await atStandIn.render();
+      return { body: cutAtHoles(decoder.decode(body as Uint8Array), storedHoles(undefined))! };
+    },
+  };
 }
 
 /**
@@ -586,11 +631,11 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
     const { content } = context;
     for (const card of siteOf(content).bundle.packages) yield { params: { name: card.name }, body: packagePage(context, nameKey(card.name), card.name) };
   },
-  /** `/advisories/{id}`: a page per advisory active at the tip. */
+  /** `/advisories/{id}`: a page per advisory active at the tip (one whose blast radius is cut short has a hole for the tip). */
   'advisory-page': function* (context) {
-    for (const view of advisoryPages(siteOf(context.content))) {
+    for (const view of advisoryPages(siteOf(context.content), STAND_INS[0].sha)) {
       const params = { id: view.advisory.id };
-      yield { params, body: page(context, 'advisory-page', params, view) };
+      yield { params, body: advisoryPage(context, params, view) };
     }
   },
   /** `/changes`: what the recent commits changed. */
@@ -622,18 +667,26 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       };
     }
   },
-  /** `/advisories/{id}.md` of every advisory active at the tip. */
+  /** `/advisories/{id}.md` of every advisory active at the tip (one whose blast radius is cut short links to the tip's full bundle: a hole). */
   'advisory-markdown': function* (context) {
-    const tip = tipOf(context.content);
+    const { content } = context;
+    const tip = tipOf(content);
     for (const id of tip.advisories.keys()) {
       yield {
         params: { id },
         body: {
           key: (reads) => tracedKey(context, 'advisory-markdown', reads),
-          render: () => {
+          get holes() {
+            return storedHoles(undefined);
+          },
+          render: async () => {
             const reads = new Set<string>();
-            const traced = tracedTip(tip, reads);
-            const body = composeAdvisoryMarkdown(traced, traced.advisories.get(id)!);
+            const render = (commit: CommitInfo) => {
+              const traced = tracedTip(tip, reads, commit);
+              return composeAdvisoryMarkdown(traced, traced.advisories.get(id)!);
+            };
+            // Rendered at both stand-ins: what it makes of the commit is not only the values themselves.
+            const body = await withHoles(content.tip, render, (commit) => tipValues(commit, undefined), false);
             return { body, reads: [...reads] };
           },
         },

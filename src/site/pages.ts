@@ -74,7 +74,8 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
   }
 }
 
-export function advisoryPages(context: SiteContext): AdvisoryPageView[] {
+/** `tipSha`: the sha a blast radius cut short links to (the build gives a stand-in, and the page a hole there). */
+export function advisoryPages(context: SiteContext, tipSha: string = context.input.tip.sha): AdvisoryPageView[] {
   const { input } = context;
   // Only packages with an active advisory carry one in their record.
   const affected = context.bundle.packages.filter((card) => card.advisories.length > 0).map((card) => input.record(nameKey(card.name)));
@@ -83,7 +84,7 @@ export function advisoryPages(context: SiteContext): AdvisoryPageView[] {
     transitive: [...input.transitive.values()].flat(),
     cards: context.cards,
     siteUrl: input.siteUrl,
-    tipSha: input.tip.sha,
+    tipSha,
   });
 }
 
