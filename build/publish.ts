@@ -194,7 +194,7 @@ class Stage {
     this.counts.rendered++;
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
-    const atTip = rendition.holes !== undefined && !(typeof body === 'object' && 'pieces' in body);
+    const atTip = 'holes' in rendition && !(typeof body === 'object' && 'pieces' in body);
     const keep = key !== null && !atTip;
     const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
     const entry = { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) };

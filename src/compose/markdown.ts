@@ -13,6 +13,7 @@ import { isReservedName, nameKey } from '../grammar.ts';
 import type { FullAdvisory, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 import { absolute, BLAST_RADIUS_SHOWN, culpritAdvisory, DEPENDENTS_SHOWN, oneLine, plainText, siteLink, webUrl, wholeBlastRadius, type AdvisoryReach, type TipDocuments } from './documents.ts';
 import type { VersionEvent } from './types.ts';
+import { memoized } from '../memo.ts';
 
 /** Versions listed in a mirror, newest first; the rest are in versions.json. */
 export const MIRROR_VERSIONS = 20;
@@ -77,7 +78,10 @@ function packageRef(tip: TipDocuments, name: string): string {
 
 const advisoryRef = (tip: TipDocuments, id: string) => markdownLink(escapeMarkdown(id), siteLink(tip, 'advisory-markdown', { id }));
 
-const pathText = (entry: TransitiveAdvisory) => entry.culpritPath.map(escapeMarkdown).join(' → ');
+/** A package name escaped once: a culprit path repeats the same names in thousands of entries. */
+const escapedName = memoized(escapeMarkdown);
+
+const pathText = (entry: TransitiveAdvisory) => entry.culpritPath.map(escapedName).join(' → ');
 
 /**
  * Which commit a mirror shows: the latest of main, named by a link, not by its sha, so that a

@@ -6,6 +6,7 @@
 import { fillTemplate, surface } from '../surfaces/registry.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import { formatTime, shortSha } from './format.ts';
+import { memoized } from '../memo.ts';
 
 /** The sign-in form of the gateway (gateway/auth). */
 export const SIGN_IN_PATH = '/auth/login';
@@ -110,9 +111,7 @@ export function advisoryHref(id: string): string {
 const PACKAGE_PAGE = surface('package-page').path;
 
 /** The page of a package (its record's `page` link), without the registry lookup packageLinks makes for every link. */
-export function packagePageHref(name: string): string {
-  return fillTemplate(PACKAGE_PAGE, { name });
-}
+export const packagePageHref: (name: string) => string = memoized((name) => fillTemplate(PACKAGE_PAGE, { name }));
 
 /** The markdown mirror of an advisory's page. */
 export function advisoryMarkdownHref(id: string): string {

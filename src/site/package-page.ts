@@ -179,6 +179,9 @@ const textLink = (value: string | null) => (value === null ? null : { text: valu
 
 export function packagePageView(input: PackagePageInput): PackagePageView {
   const { record } = input;
+  // The culprit paths name the same packages again and again (a chain of 200 in every path through it).
+  const refs = new Map<string, PackageRef>();
+  const ref = (name: string) => refs.get(name) ?? refs.set(name, packageRef(name, input.cards)).get(name)!;
   const links = packageLinks(record.name);
   const build = record.dependencies.build.map((name) => dependencyRow(name, input.cards));
   const runtime = record.dependencies.runtime.map((name) => dependencyRow(name, input.cards));
@@ -225,7 +228,7 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
           href: advisoryHref(entry.advisoryId),
           severity: advisory?.severity ?? 'unknown',
           summary: advisory?.summary ?? null,
-          path: entry.culpritPath.map((name) => packageRef(name, input.cards)),
+          path: entry.culpritPath.map(ref),
         };
       })
       .sort(bySeverity),

@@ -25,7 +25,7 @@ function areaOf(path: string): string {
 
 /** Pure code: composition, the wire schemas, the surface registry, the HTTP tables and the pages' view models, and the leaf modules they share with everyone (no I/O either). */
 const PURE_DIRS = ['src/compose/', 'src/schemas/', 'src/surfaces/', 'src/http/', 'src/site/'];
-const PURE_MODULES = ['src/grammar.ts', 'src/serialize.ts', 'src/quote.ts'];
+const PURE_MODULES = ['src/grammar.ts', 'src/serialize.ts', 'src/quote.ts', 'src/memo.ts'];
 const isPure = (path: string) => PURE_DIRS.some((dir) => path.startsWith(dir)) || PURE_MODULES.includes(path);
 
 /** Node's modules that reach outside the process (files, processes, network, threads, the host). */

@@ -23,6 +23,7 @@ import spdxExpressionParse from 'spdx-expression-parse';
 import { v5 as uuidv5 } from 'uuid';
 import type { FullAdvisory } from '../../schemas/wire.ts';
 import type { ComponentScope, SbomComponent, SbomSubject, SbomVulnerability } from './subject.ts';
+import { memoized } from '../../memo.ts';
 
 /** A date of the catalog's OSV text; undefined when it is no date (the catalog format asks only for a string, and the library cannot write an invalid one). */
 function dateOf(text: string | null | undefined): Date | undefined {
@@ -33,9 +34,12 @@ function dateOf(text: string | null | undefined): Date | undefined {
 /** The namespace of pkgcat's SBOM serial numbers (a fixed UUID v5 of the URL namespace and "pkgcat"). */
 const SERIAL_NAMESPACE = uuidv5('https://pkgcat.dev/sbom', uuidv5.URL);
 
+/** UUID v5 of `sha/name/format`: a document that carries the tip is cut and filled with it many times per release. */
+const serialNumberOf = memoized((source: string) => `urn:uuid:${uuidv5(source, SERIAL_NAMESPACE)}`);
+
 /** The serial number of the SBOM of (sha, name, format) (DECISIONS.md 7). */
 export function sbomSerialNumber(sha: string, name: string, format: 'cyclonedx' | 'spdx'): string {
-  return `urn:uuid:${uuidv5(`${sha}/${name}/${format}`, SERIAL_NAMESPACE)}`;
+  return serialNumberOf(`${sha}/${name}/${format}`);
 }
 
 const licenses = new LicenseFactories.LicenseFactory((expression: string) => void spdxExpressionParse(expression));
