@@ -210,18 +210,15 @@ async function buildLocked(
           else {
             await backlog.drain();
             const parentListing = await readListing(out, commit.parent);
-            if (parentListing) diff = serialize(composeDiff(parentListing, composer.diffSide(info)));
+            if (!parentListing) throw new Error(`commit ${commit.parent}, the parent of ${commit.sha}, was never built; remove ${checkpointDirectory(out)} and build again`);
+            diff = serialize(composeDiff(parentListing, composer.diffSide(info)));
           }
         }
-        const root = serialize({ layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics } satisfies StateRootFile);
+        // The diff endpoint's body, served whole: an object like the others, named by the state root.
+        const parentDiff = diff === null ? null : await store.put(diff, { served: true });
+        const root = serialize({ layout: LAYOUT_VERSION, commit: info, parent: commit.parent, parentDiff, ...bodies, diagnostics: applied.diagnostics } satisfies StateRootFile);
         // The state root names this commit's objects: it is written once they are on disk.
-        const parent = commit.parent;
-        await backlog.add(
-          store.settled().then(async () => {
-            if (diff !== null && parent !== null) await writeFileAtomic(paths.diff(out, commit.sha, parent), diff);
-            await writeFileAtomic(paths.state(out, commit.sha), await compressAtRest(Buffer.from(root, 'utf8')));
-          }),
-        );
+        await backlog.add(store.settled().then(async () => writeFileAtomic(paths.state(out, commit.sha), await compressAtRest(Buffer.from(root, 'utf8')))));
         writtenStates.push(commit.sha);
       }
       if (checkpointHere) {

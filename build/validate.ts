@@ -10,7 +10,6 @@
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { assembleBody, fullBundleSegments, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
 import { documentBytes, readManifest, type ManifestEntry } from '../src/store/manifest.ts';
 import { decodeAtRest } from '../src/store/object-codec.ts';
@@ -165,10 +164,10 @@ async function checkStoredKinds(out: string, tip: StateRoot, problems: string[])
     if (problem) problems.push(problem);
   }
   if (tip.parent) {
-    const diff = await readFile(paths.diff(out, tip.commit.sha, tip.parent), 'utf8').catch(() => null);
-    if (diff === null) problems.push('the tip has no diff against its parent');
+    const diff = tip.parentDiff === null ? null : await objects.get(tip.parentDiff);
+    if (!diff) problems.push('the tip has no diff against its parent');
     else {
-      const problem = shapeProblem('the tip\'s diff against its parent', surface('diff').body!, diff);
+      const problem = shapeProblem('the tip\'s diff against its parent', surface('diff').body!, diff.toString('utf8'));
       if (problem) problems.push(problem);
     }
   }

@@ -141,7 +141,7 @@ export class Catalog {
     this.#compressions = new Semaphore(limits.compressions);
     this.#compositions = new Semaphore(limits.compositions);
     this.#disk = new DiskCache(paths.cache(out), limits.composedDiskBytes, log);
-    this.composed = new ComposedStore(log, { memoryBytes: limits.composedBytes, disk: this.#disk, compositions: this.#compositions, observe: options.observe });
+    this.composed = new ComposedStore({ memoryBytes: limits.composedBytes, disk: this.#disk, compositions: this.#compositions, observe: options.observe });
     this.bodies = new BodyCache({ maxBytes: limits.bodyBytes, compressions: this.#compressions, observe: options.observe });
     this.#roots = new OnceCache({ maxBytes: limits.stateRootBytes, sizeOf: sizedAsParsed });
     this.#files = new OnceCache({ maxBytes: limits.fileBytes, sizeOf: (entry, key) => 64 + key.length + (entry.bytes?.length ?? 0), maxEntryBytes: KEEP_FILE_MAX_BYTES + 4096 });

@@ -32,6 +32,7 @@ function namedBy(root: StateRootFile): { hash: string; index: boolean }[] {
   return [
     ...root.listing.segments.flatMap((segment) => (typeof segment === 'string' ? [] : [segment.object])),
     root.full.advisories,
+    ...(root.parentDiff === null ? [] : [root.parentDiff]),
     ...root.records.map((chunk) => chunk.object),
     ...root.transitive.map((chunk) => chunk.object),
   ]
@@ -85,7 +86,7 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
         ? `a commit before ${expected.commit} differs`
         : mine.state !== expected.state
           ? `the state root of ${expected.commit} differs (states/${expected.commit}.json)`
-          : `the diff of ${expected.commit} against its parent differs (diffs/${expected.commit}/)`;
+          : `the diff of ${expected.commit} against its parent differs (the object states/${expected.commit}.json names as parentDiff)`;
     throw new MirrorDiffers(`${out} is not the origin's catalog: ${where}. Its digest of ${expected.commit} is ${mine.digest}, the origin's is ${expected.digest}. A mirror built by another version of pkgcat differs too: build it with the origin's version`);
   }
   return { commits: total, objects: checked.size, siblings };
