@@ -10,7 +10,7 @@ import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest }
 async function stateOf({ catalog, params }: ResolveRequest, param = 'sha'): Promise<StateRoot> {
   const root = await catalog.stateRoot(params[param]);
   // The chain lists only built commits: a missing root is a broken output directory, not a 404.
-  if (!root) throw new Error(`commit ${params[param]} is on the release's chain but states/${params[param]}.json is missing`);
+  if (!root) throw new Error(`commit ${params[param]} is on the release's chain but its state root is missing from the packs`);
   return root;
 }
 

@@ -2,7 +2,7 @@
  * A commit's digest: one SHA-256 that covers every sha-pinned body of the commit and of every
  * commit before it on main's first-parent chain (docs/decisions.md "Commit digests").
  *
- * The store is already a hash tree: a commit's state root (`states/<sha>.json`) names every chunk
+ * The store is already a hash tree: a commit's state root (found in the packs by its sha) names every chunk
  * and body object it is made of by its content hash, and an object's name is the hash of its
  * bytes. So the state root's own SHA-256 covers every stored byte the commit's pinned bodies are
  * assembled or composed from. The commit's diff against its parent, an object the root names too,
@@ -13,14 +13,13 @@
  * Nothing here depends on where the store lives or is served: an origin and a mirror built by the
  * same pkgcat from the same commits have the same digests.
  */
-import { readFile } from 'node:fs/promises';
 import type { CommitInfo } from '../compose/types.ts';
 import type { CommitDigest } from '../schemas/wire.ts';
 import { SCHEMA_VERSION } from '../schemas/version.ts';
 import { serialize } from '../serialize.ts';
 import { sha256Digest as sha256 } from '../store/hash.ts';
-import { decodeAtRest } from '../store/object-codec.ts';
-import { LAYOUT_VERSION, paths, readParentDiff, type StateRootFile } from '../store/layout.ts';
+import { LAYOUT_VERSION, readParentDiff, type StateRootFile } from '../store/layout.ts';
+import { openObjects } from '../store/objects.ts';
 
 /** The digest of one commit from its parts (the rule a verifier applies). */
 export function digestOf(parts: Omit<CommitDigest, 'digest' | 'schemaVersion'>): string {
@@ -30,7 +29,8 @@ export function digestOf(parts: Omit<CommitDigest, 'digest' | 'schemaVersion'>):
 
 /** The digest of `commit`, read from the store `out`, given its parent's digest. */
 export async function readCommitDigest(out: string, commit: string, parent: string | null, parentDigest: string | null): Promise<CommitDigest> {
-  const stored = decodeAtRest(await readFile(paths.state(out, commit)));
+  const stored = await openObjects(out).getRoot(commit);
+  if (!stored) throw new Error(`commit ${commit} has no state root`);
   const state = sha256(stored);
   const diff = await diffDigest(out, commit, parent, JSON.parse(stored.toString('utf8')) as StateRootFile);
   const parts = { layout: LAYOUT_VERSION, commit, parent, state, diff, parentDigest };
@@ -41,7 +41,7 @@ export async function readCommitDigest(out: string, commit: string, parent: stri
 async function diffDigest(out: string, commit: string, parent: string | null, root: StateRootFile): Promise<string | null> {
   if (parent === null) return null;
   const bytes = root.parent === parent ? await readParentDiff(out, root) : null;
-  if (!bytes) throw new Error(`states/${commit}.json names no diff against its parent ${parent}`);
+  if (!bytes) throw new Error(`the state root of ${commit} names no diff against its parent ${parent}`);
   return sha256(bytes);
 }
 

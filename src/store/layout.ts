@@ -3,11 +3,11 @@
  * server (which read it). Nothing here composes or writes: it names files and reads them.
  *
  *   <out>/objects/<id>.pack, <id>.idx   content-addressed bodies and chunks (each commit's diff
- *                                        against its parent among them), and the precompressed
- *                                        copies of large served bodies, in append-only packs
- *                                        (read and write them through objects.ts)
- *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot): it
- *                                        names the commit's objects
+ *                                        against its parent among them), the precompressed copies
+ *                                        of large served bodies, and one state root per built
+ *                                        commit, found by its sha (StateRoot, readStateRoot), which
+ *                                        names the commit's objects; in append-only packs (read
+ *                                        and write them through objects.ts)
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names, diagnostics)
  *   <out>/releases/<id>/manifest.json    the anonymous files: path -> object, in chunks (manifest.ts)
  *   <out>/current -> releases/<id>       swapped atomically (rename) when a build publishes
@@ -22,7 +22,6 @@
  */
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
-import { decodeAtRest } from './object-codec.ts';
 import { objectsFolder, openObjects, readStoredObject } from './objects.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
@@ -38,7 +37,8 @@ import type { PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
  * 3: objects live in append-only packs (objects.ts), no longer one file each; a release is a
  *    manifest of objects (src/store/manifest.ts), not a tree of files.
  * 4: each commit's diff against its parent is an object its state root names (`parentDiff`), no
- *    longer a file under `diffs/`.
+ *    longer a file under `diffs/`; the state roots are items of the packs, no longer files under
+ *    `states/`.
  */
 export const LAYOUT_VERSION = 4;
 
@@ -93,7 +93,7 @@ export interface ChunkRef {
 /** One chunk of a commit's package index: the object holds `{ [nameKey]: PackageIndexEntry }`. */
 export type IndexChunkRef = ChunkRef;
 
-/** `states/<sha>.json` as stored: everything the surfaces need to answer for one commit. */
+/** A commit's state root as stored (in the packs, found by the commit's sha): everything the surfaces need to answer for one commit. */
 export interface StateRootFile {
   layout: number;
   commit: CommitInfo;
@@ -169,8 +169,6 @@ export interface ReleaseInfo {
 export const paths = {
   /** The packs of the object store (objects.ts); read objects through `openObjects`. */
   objects: objectsFolder,
-  states: (out: string) => join(out, 'states'),
-  state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
   releases: (out: string) => join(out, 'releases'),
   release: (out: string, id: string) => join(out, 'releases', id),
   current: (out: string) => join(out, 'current'),
@@ -234,13 +232,10 @@ export async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await readFile(file, 'utf8')) as T;
 }
 
+/** The state root of commit `sha`; null when it was never built. */
 export async function readStateRoot(out: string, sha: string): Promise<StateRoot | null> {
-  try {
-    return hydrateStateRoot(JSON.parse(decodeAtRest(await readFile(paths.state(out, sha))).toString('utf8')) as StateRootFile);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const stored = await openObjects(out).getRoot(sha);
+  return stored && hydrateStateRoot(JSON.parse(stored.toString('utf8')) as StateRootFile);
 }
 
 /** The bytes of an object of the output (objects.ts); throws when it is missing. */
