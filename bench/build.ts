@@ -12,7 +12,7 @@
  * under `/usr/bin/time -f %M` when that exists) for the no-op, since that is what a user runs.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { appendCommits } from '../demo/catalog-writer.ts';
@@ -44,7 +44,7 @@ const CURVE_SEGMENT = 1000;
 interface CostCurve {
   /** Commits per segment: CURVE_SEGMENT, or a third of a shorter history. */
   segment: number;
-  /** Milliseconds per commit over a segment of the full build, from the times its state files were written. */
+  /** Milliseconds per commit over a segment of the full build, from the times its commits were composed. */
   segments: { from: number; to: number; msPerCommit: number }[];
   first: number;
   middle: number;
@@ -54,20 +54,17 @@ interface CostCurve {
 }
 
 /**
- * The cost per commit along the full build: the build writes each commit's state file
- * (`states/<sha>.json`) when the commit is composed, so the times between them are the
- * commits' costs (a few commits of lag from background writes do not matter over a segment).
+ * The cost per commit along the full build: the build tells when it has composed each commit
+ * (BuildOptions.onProgress, bench/measure-child.ts), so the times between them are the commits' costs.
  */
-function costCurve(repo: string, out: string): CostCurve {
-  const shas = git(repo, ['rev-list', '--first-parent', '--reverse', 'refs/heads/main']).trim().split('\n');
-  const times = shas.map((sha) => statSync(join(out, 'states', `${sha}.json`)).mtimeMs);
-  const segment = Math.min(CURVE_SEGMENT, Math.floor(shas.length / 3));
+function costCurve(times: readonly number[]): CostCurve {
+  const segment = Math.min(CURVE_SEGMENT, Math.floor(times.length / 3));
   const msPerCommit = (from: number) => (times[from + segment - 1] - times[from]) / (segment - 1);
   const segments: CostCurve['segments'] = [];
-  for (let from = 0; from + segment <= shas.length; from += segment) segments.push({ from, to: from + segment, msPerCommit: msPerCommit(from) });
+  for (let from = 0; from + segment <= times.length; from += segment) segments.push({ from, to: from + segment, msPerCommit: msPerCommit(from) });
   const first = msPerCommit(0);
-  const middle = msPerCommit(Math.floor((shas.length - segment) / 2));
-  const last = msPerCommit(shas.length - segment);
+  const middle = msPerCommit(Math.floor((times.length - segment) / 2));
+  const last = msPerCommit(times.length - segment);
   return { segment, segments, first, middle, last, ratio: last / first };
 }
 const NOOP_RUNS = 3;
@@ -121,16 +118,18 @@ const publishedText = (counts: PublishCounts) =>
 
 const live = (seconds: number | null) => (seconds === null ? '-' : secs(seconds));
 
-/** Runs bench/measure-child.ts on the catalog and returns its figures. */
-async function measuredBuild(root: string, repo: string, out: string): Promise<ChildBuild> {
+/** Runs bench/measure-child.ts on the catalog and returns its figures, and when it composed each commit (ms from its start). */
+async function measuredBuild(root: string, repo: string, out: string): Promise<ChildBuild & { composedMs: number[] }> {
   const result = checkChild('build (bench/measure-child.ts)', await runChild(process.execPath, [join(root, 'bench/measure-child.ts'), '--repo', repo, '--out', out], { cwd: root }));
   const line = result.stdout.trim().split('\n').pop() ?? '';
   const figures = JSON.parse(line) as {
     buildSeconds: number; cpuSeconds?: number; maxRssKiB: number; commits: number; composed: number; diagnostics: number; tip: string;
     live: { seconds: number }[];
     published: PublishCounts | null;
+    composedMs: number[];
   };
   return {
+    composedMs: figures.composedMs,
     seconds: result.seconds,
     buildSeconds: figures.buildSeconds,
     cpuSeconds: figures.cpuSeconds ?? null,
@@ -276,13 +275,13 @@ async function benchTarget(context: SuiteContext, target: Target): Promise<void>
   log(`${prepared.how} in ${secs(prepared.seconds)}: ${count(commitCount)} commits on main`);
 
   log('full-history build (bench/measure-child.ts)...');
-  const full = await measuredBuild(root, repo, out);
+  const { composedMs, ...full } = await measuredBuild(root, repo, out);
   log(`  ${count(full.composed)} of ${count(full.commits)} commits in ${secs(full.seconds)} (buildCatalog ${secs(full.buildSeconds)}), peak ${full.peakRssMiB.toFixed(0)} MiB, ${full.diagnostics} diagnostics`);
   const walkStarted = performance.now();
   const diskFull = diskUsage(out);
   const walkSeconds = (performance.now() - walkStarted) / 1000;
   log(`  output: ${mib(diskFull.allocatedBytes)} allocated, ${mib(diskFull.apparentBytes)} apparent, ${count(diskFull.files)} files (counted in ${secs(walkSeconds)})`);
-  const curve = costCurve(repo, out);
+  const curve = costCurve(composedMs);
   log(`  cost per commit over ${count(curve.segment)} commits: first ${curve.first.toFixed(1)} ms, middle ${curve.middle.toFixed(1)} ms, last ${curve.last.toFixed(1)} ms (last/first ${curve.ratio.toFixed(2)})`);
 
   const packages = readPackages(repo);
@@ -302,7 +301,7 @@ async function benchTarget(context: SuiteContext, target: Target): Promise<void>
   for (const step of plan) {
     const change = await step.append();
     log(`add one commit (${step.kind}): ${change}; ${count(closures.get(step.key)!)} packages reach ${packages.get(step.key)!.name}`);
-    const build = await measuredBuild(root, repo, out);
+    const { composedMs: _composedMs, ...build } = await measuredBuild(root, repo, out);
     if (build.composed !== 1) throw new Error(`expected the build to compose 1 new commit, it composed ${build.composed}`);
     const after = diskUsage(out);
     addOne.push({

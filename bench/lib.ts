@@ -64,11 +64,11 @@ export interface DiskFigures {
 }
 
 export interface DiskUsage extends DiskFigures {
-  /** By top-level entry of the output: objects, states, diffs, releases, build, other. */
+  /** By top-level entry of the output: objects, releases, build, other. */
   byFolder: Record<string, DiskFigures>;
 }
 
-const FOLDERS = ['objects', 'states', 'diffs', 'releases', 'build'];
+const FOLDERS = ['objects', 'releases', 'build'];
 
 /** Walks a directory without following symlinks (the output's `current` is one). */
 export function diskUsage(dir: string): DiskUsage {

@@ -25,13 +25,14 @@
  * load and after each run. Results go to bench/results/serve-<corpus>.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addUser } from '../gateway/auth/users.ts';
 import { exportRelease } from '../build/export.ts';
 import { renderNginxAccelFront } from '../src/http/static-rules.ts';
-import { lookupPackage, paths, readObject, readStateRoot, type StateRoot } from '../src/store/layout.ts';
+import { currentReleaseId, lookupPackage, paths, readJson, readObject, readStateRoot, type StateRoot } from '../src/store/layout.ts';
+import type { CommitInfo } from '../src/compose/types.ts';
 import { fillTemplate, surface } from '../src/surfaces/registry.ts';
 import { findNginx, startNginx, type Nginx } from './helpers/nginx.ts';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.ts';
@@ -188,8 +189,9 @@ function versionOf(command: string, args: string[]): string {
 /** The state root whose full bundle is the largest of the chain. */
 async function largestFullBundle(out: string): Promise<StateRoot> {
   let largest: StateRoot | null = null;
-  for (const file of readdirSync(paths.states(out))) {
-    const root = await readStateRoot(out, file.replace(/\.json$/, ''));
+  const chain = await readJson<CommitInfo[]>(paths.chain(paths.release(out, (await currentReleaseId(out))!)));
+  for (const { sha } of chain) {
+    const root = await readStateRoot(out, sha);
     if (root && (!largest || root.full.length > largest.full.length)) largest = root;
   }
   if (!largest) throw new Error('the build wrote no states');

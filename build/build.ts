@@ -13,7 +13,6 @@ import {
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
-import { compressAtRest } from '../src/store/object-codec.ts';
 import { acquireLock } from '../src/store/lock.ts';
 import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
 import type { CatalogModel } from './model.ts';
@@ -195,7 +194,7 @@ async function buildLocked(
     const state = model.state();
     composer.note(state, applied);
 
-    const built = existsSync(paths.state(out, commit.sha));
+    const built = await store.hasRoot(commit.sha);
     // A checkpoint holds the composer's items, so it is taken right after composing that commit
     // (again, for a commit already built: the spaced ones are few).
     const checkpointHere = checkpoints.spaced(commit.sha) && !checkpoints.has(commit.sha);
@@ -210,18 +209,15 @@ async function buildLocked(
           else {
             await backlog.drain();
             const parentListing = await readListing(out, commit.parent);
-            if (parentListing) diff = serialize(composeDiff(parentListing, composer.diffSide(info)));
+            if (!parentListing) throw new Error(`commit ${commit.parent}, the parent of ${commit.sha}, was never built; remove ${checkpointDirectory(out)} and build again`);
+            diff = serialize(composeDiff(parentListing, composer.diffSide(info)));
           }
         }
-        const root = serialize({ layout: LAYOUT_VERSION, commit: info, parent: commit.parent, ...bodies, diagnostics: applied.diagnostics } satisfies StateRootFile);
-        // The state root names this commit's objects: it is written once they are on disk.
-        const parent = commit.parent;
-        await backlog.add(
-          store.settled().then(async () => {
-            if (diff !== null && parent !== null) await writeFileAtomic(paths.diff(out, commit.sha, parent), diff);
-            await writeFileAtomic(paths.state(out, commit.sha), await compressAtRest(Buffer.from(root, 'utf8')));
-          }),
-        );
+        // The diff endpoint's body, served whole: an object like the others, named by the state root.
+        const parentDiff = diff === null ? null : await store.put(diff, { served: true });
+        const root = serialize({ layout: LAYOUT_VERSION, commit: info, parent: commit.parent, parentDiff, ...bodies, diagnostics: applied.diagnostics } satisfies StateRootFile);
+        // The state root names this commit's objects: putRoot stores it once they are in the packs.
+        await backlog.add(store.putRoot(commit.sha, root));
         writtenStates.push(commit.sha);
       }
       if (checkpointHere) {

@@ -1,15 +1,14 @@
 /**
- * What each of the newest commits changed, for the changes feed: the diff the build wrote for the
- * commit against its first parent (`diffs/<sha>/<parent>.json`, composeDiff: the diff endpoint's
- * own body), and for the first commit of main, composeDiff against an empty catalog.
+ * What each of the newest commits changed, for the changes feed: the diff the build stored for the
+ * commit against its first parent (the object its state root names as `parentDiff`, composeDiff:
+ * the diff endpoint's own body), and for the first commit of main, composeDiff against an empty catalog.
  */
-import { readFile } from 'node:fs/promises';
 import { COMMITS_LIMIT } from '../src/compose/commits.ts';
 import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
 import type { CommitChanges } from '../src/compose/documents.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import type { Diff } from '../src/schemas/wire.ts';
-import { paths, readListing } from '../src/store/layout.ts';
+import { readListing, readParentDiff, readStateRoot } from '../src/store/layout.ts';
 
 async function listing(out: string, sha: string): Promise<DiffSide> {
   const side = await readListing(out, sha);
@@ -29,8 +28,9 @@ export async function readRecentChanges(out: string, chain: readonly CommitInfo[
         const empty: DiffSide = { commitSha: commit.sha, pushedAt: commit.pushedAt, packages: [] };
         return { commit, diff: composeDiff(empty, await listing(out, commit.sha)), root: true };
       }
-      const stored = await readFile(paths.diff(out, commit.sha, parent.sha), 'utf8').catch(() => null);
-      const diff = stored ? (JSON.parse(stored) as Diff) : composeDiff(await listing(out, parent.sha), await listing(out, commit.sha));
+      const root = await readStateRoot(out, commit.sha);
+      const stored = root?.parent === parent.sha ? await readParentDiff(out, root) : null;
+      const diff = stored ? (JSON.parse(stored.toString('utf8')) as Diff) : composeDiff(await listing(out, parent.sha), await listing(out, commit.sha));
       return { commit, diff, root: false };
     }),
   );

@@ -24,7 +24,7 @@ const gzipAsync = promisify(gzipCallback);
 /**
  * Objects are written in the background: put() returns the hash at once and the build goes on
  * composing while the thread pool writes (and compresses) the bytes. `settled()` resolves when
- * what was put so far is in the packs, where another process finds it; the build awaits it before
+ * what was put so far is in the packs, where another process finds it; `putRoot` awaits it before
  * writing a state root that names those objects, so a state on disk never names a missing object.
  * `close()` ends the build's pack and merges the small ones.
  */
@@ -85,6 +85,20 @@ export class ObjectStore {
     this.pending = [];
     this.#settledSoFar = Promise.all([this.#settledSoFar, ...pending]);
     await this.#settledSoFar;
+  }
+
+  /**
+   * Stores the state root of commit `sha` once every object put so far is in the packs: a state
+   * on disk never names a missing object.
+   */
+  async putRoot(sha: string, root: string): Promise<void> {
+    await this.settled();
+    await this.objects.putRoot(sha, Buffer.from(root, 'utf8'));
+  }
+
+  /** Whether commit `sha` was built: its state root is stored. */
+  hasRoot(sha: string): Promise<boolean> {
+    return this.objects.hasRoot(sha);
   }
 
   /** Waits for the writes, ends this build's pack and merges the small packs. */

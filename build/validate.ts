@@ -9,11 +9,8 @@
  * registry row's schema, as publishing stores it (DocumentChecks), and the tip's bodies of every stored
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { assembleBody, fullBundleSegments, type StoredBody, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
+import { assembleBody, fullBundleSegments, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot, type StoredBody } from '../src/store/layout.ts';
 import { documentBytes, readManifest, type ManifestEntry } from '../src/store/manifest.ts';
-import { decodeAtRest } from '../src/store/object-codec.ts';
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { isReservedName } from '../src/grammar.ts';
@@ -197,10 +194,10 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
     if (problem) problems.push(problem);
   }
   if (tip.parent) {
-    const diff = await readFile(paths.diff(out, tip.commit.sha, tip.parent), 'utf8').catch(() => null);
-    if (diff === null) problems.push('the tip has no diff against its parent');
+    const diff = tip.parentDiff === null ? null : await objects.get(tip.parentDiff);
+    if (!diff) problems.push('the tip has no diff against its parent');
     else {
-      const problem = shapeProblem('the tip\'s diff against its parent', surface('diff').body!, diff);
+      const problem = shapeProblem('the tip\'s diff against its parent', surface('diff').body!, diff.toString('utf8'));
       if (problem) problems.push(problem);
     }
   }
@@ -291,7 +288,7 @@ async function checkManifest(
       problems.push(`${file} names object ${entry.object}, which is missing`);
       return;
     }
-    problems.push(...documents.problems(file, entry, decodeAtRest(stored)));
+    problems.push(...documents.problems(file, entry, stored));
   };
   const checks: Promise<void>[] = [];
   for (const [file, entry] of entries) {
@@ -315,7 +312,7 @@ export interface ValidateOptions {
    */
   readonly manifest?: ReadonlyMap<string, ManifestEntry>;
   /**
-   * The commits whose states this build wrote: they are checked to be on disk (the states of
+   * The commits whose states this build wrote: they are checked to be in the packs (the states of
    * earlier commits were checked by the builds that wrote them). Absent: every commit of the chain.
    */
   readonly writtenStates?: readonly string[];
@@ -335,14 +332,14 @@ export async function validateRelease(out: string, releaseDir: string, options: 
 
   if (!info.tip || chain[0]?.sha !== info.tip.sha) problems.push('release.json tip is not the newest commit of chain.json');
   if (info.commitCount !== chain.length) problems.push(`release.json counts ${info.commitCount} commits, chain.json has ${chain.length}`);
-  for (const sha of options.writtenStates ?? chain.map((commit) => commit.sha)) if (!existsSync(paths.state(out, sha))) problems.push(`commit ${sha} has no state`);
-  if (info.tip && !existsSync(paths.state(out, info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
+  const objects = openObjects(out);
+  for (const sha of options.writtenStates ?? chain.map((commit) => commit.sha)) if (!(await objects.hasRoot(sha))) problems.push(`commit ${sha} has no state`);
+  if (info.tip && !(await objects.hasRoot(info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
   const tip = info.tip && (await readStateRoot(out, info.tip.sha));
   if (tip) await checkStoredKinds(out, tip, options.checkedTip ?? null, problems);
   const manifest = await readJson<ChunkRef[]>(paths.manifest(releaseDir)).catch(() => null);
   if (!manifest) problems.push('the release has no manifest');
   else {
-    const objects = openObjects(out);
     const missing = (await Promise.all(manifest.map(async ({ object }) => ((await objects.has(object)) ? [] : [object])))).flat();
     if (missing.length > 0) problems.push(`the manifest names ${missing.length} missing chunks`);
     const entries = options.manifest ?? new Map((await readManifest(objects, manifest)).flatMap(({ entries: chunk }) => chunk));

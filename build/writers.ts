@@ -44,7 +44,7 @@ export interface ReleaseContent {
   chain: CommitInfo[];
   /** Serialized package records at the tip, by name key. */
   records: ReadonlyMap<string, string>;
-  /** The commits whose states this build wrote (the release checks they are on disk; earlier builds checked theirs). */
+  /** The commits whose states this build wrote (the release checks they are stored; earlier builds checked theirs). */
   writtenStates: readonly string[];
   /** Canonical names at the tip, by name key. */
   names: ReadonlyMap<string, string>;

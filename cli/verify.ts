@@ -126,7 +126,7 @@ async function verifyBody(out: string, digest: CommitDigest, body: { file: strin
 }
 
 /**
- * Serves `path` from a view of `out` holding only the checked files (objects, states, diffs, the
+ * Serves `path` from a view of `out` holding only the checked files (the packs and the
  * releases), so nothing the mirror's gateway composed and cached before is read: everything is
  * composed again from checked bytes, by the gateway's code, signed in as a throwaway user.
  */

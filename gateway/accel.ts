@@ -6,13 +6,15 @@
  * aliasing the output directory, sends that file.
  *
  * Which file:
- *   - a sha-pinned body (a content-addressed object such as deps.json or versions.json, which lives
- *     in a pack, a bundle assembled from chunks, a compressed copy, a diff): written on first request to
+ *   - a sha-pinned body that is no one file (a content-addressed object such as deps.json,
+ *     versions.json or a commit's diff against its parent, which live in packs; a bundle assembled
+ *     from chunks; a compressed copy): written on first request to
  *     `<out>/cache/bodies/<etag hash>.json[.br|.gz]` (atomically, within the cache's size cap:
  *     disk-cache.ts), the same bytes the default mode sends (for an object, the build's
  *     precompressed copy when it made one); the name is the body's ETag hash, so a file never goes
  *     stale, and one deleted to make room is written again when next asked for;
- *   - the build's diff of a commit against its parent: its file under `diffs/`;
+ *   - a body composed on request (a diff of another pair of commits, an SBOM) sent uncompressed:
+ *     its file under `cache/` (composed-store.ts);
  *   - a floats-latest file of the release's public/ tree, when the client gets it uncompressed.
  * Anything else (a floats-latest body sent compressed, a body when the cache cannot be written)
  * is sent by the gateway itself, exactly as in the default mode.

@@ -7,7 +7,6 @@
  * keyed chunks, without assembling a whole bundle.
  */
 import type { KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { packageClosure, type PackageClosure } from '../src/compose/closure.ts';
 import { DigestChain } from '../src/digest/commit-digest.ts';
 import {
@@ -15,7 +14,6 @@ import {
   type ChunkRef, type PackageIndexEntry, type StateRoot, type StateRootFile, type StoredBody,
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
-import { decodeAtRest } from '../src/store/object-codec.ts';
 import { documentBytes, parseManifestChunk, type ManifestChunk } from '../src/store/manifest.ts';
 import { openObjects, type ObjectBackend, type ObjectEncoding } from '../src/store/objects.ts';
 import { AccelBodies } from './accel.ts';
@@ -141,7 +139,7 @@ export class Catalog {
     this.#compressions = new Semaphore(limits.compressions);
     this.#compositions = new Semaphore(limits.compositions);
     this.#disk = new DiskCache(paths.cache(out), limits.composedDiskBytes, log);
-    this.composed = new ComposedStore(log, { memoryBytes: limits.composedBytes, disk: this.#disk, compositions: this.#compositions, observe: options.observe });
+    this.composed = new ComposedStore({ memoryBytes: limits.composedBytes, disk: this.#disk, compositions: this.#compositions, observe: options.observe });
     this.bodies = new BodyCache({ maxBytes: limits.bodyBytes, compressions: this.#compressions, observe: options.observe });
     this.#roots = new OnceCache({ maxBytes: limits.stateRootBytes, sizeOf: sizedAsParsed });
     this.#files = new OnceCache({ maxBytes: limits.fileBytes, sizeOf: (entry, key) => 64 + key.length + (entry.bytes?.length ?? 0), maxEntryBytes: KEEP_FILE_MAX_BYTES + 4096 });
@@ -255,15 +253,12 @@ export class Catalog {
     return bytes;
   }
 
-  /** `states/<sha>.json`, parsed; write-once, so a parsed root is kept. Null when never built. */
+  /** The state root of commit `sha`, parsed; write-once, so a parsed root is kept. Null when never built. */
   async stateRoot(sha: string): Promise<StateRoot | null> {
     const kept = await this.#roots.get(sha, async () => {
-      const stored = await readFile(paths.state(this.out, sha)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return null;
-        throw error;
-      });
+      const stored = await this.objects.getRoot(sha);
       if (stored === null) return null;
-      const text = decodeAtRest(stored).toString('utf8');
+      const text = stored.toString('utf8');
       return { size: text.length, root: hydrateStateRoot(JSON.parse(text) as StateRootFile) };
     });
     return kept?.root ?? null;

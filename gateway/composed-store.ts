@@ -1,14 +1,13 @@
 /**
- * Bodies composed on first request and kept: diffs of pairs of commits the build did not write,
- * sha-pinned and SPDX SBOMs. Such a body depends only on write-once inputs (state roots and
- * objects), so it is composed once, written under `<out>/cache/` (disk-cache.ts: atomically, and
- * within the size cap, least recently used deleted first), and read from there afterwards; one
- * deleted is composed again with the same bytes. The diff of each commit against its parent is
- * the build's file (`diffs/<sha>/<parent>.json`): read as it is, never counted nor deleted.
- * When the write fails (a read-only output directory) bodies stay in memory only.
+ * Bodies composed on first request and kept: diffs of pairs of commits the build did not store
+ * (any but a commit and its parent, whose diff is an object of the store), sha-pinned and SPDX
+ * SBOMs. Such a body depends only on write-once inputs (state roots and objects), so it is
+ * composed once, written under `<out>/cache/` (disk-cache.ts: atomically, and within the size cap,
+ * least recently used deleted first), and read from there afterwards; one deleted is composed
+ * again with the same bytes. When the write fails (a read-only output directory) bodies stay in
+ * memory only.
  */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../src/store/atomic.ts';
 import { contentEtag } from '../src/store/hash.ts';
 import { isAbsentFile, type DiskCache, type DiskCacheStats } from './disk-cache.ts';
 import type { WorkObserver } from './encoding.ts';
@@ -36,11 +35,8 @@ export class ComposedStore {
   readonly #memory: OnceCache<ComposedBody>;
   readonly #observe: WorkObserver;
   readonly #compositions: Semaphore;
-  #warnedWrite = false;
-  readonly #log: (line: string) => void;
 
-  constructor(log: (line: string) => void, options: ComposedStoreOptions) {
-    this.#log = log;
+  constructor(options: ComposedStoreOptions) {
     this.#disk = options.disk;
     this.#observe = options.observe ?? (() => {});
     this.#compositions = options.compositions;
@@ -71,21 +67,6 @@ export class ComposedStore {
     return body;
   }
 
-  /**
-   * A body the build writes (the diff of a commit against its parent): read from `file`; composed
-   * and written there only when it is missing. Never counted in the cap nor deleted.
-   */
-  built(file: string, compose: () => Promise<Buffer | null>): Promise<ComposedBody | null> {
-    return this.#memory.get(file, async () => {
-      const kept = await read(file);
-      if (kept) return kept;
-      const bytes = await this.#compose(file, compose);
-      if (!bytes) return null;
-      const written = await this.#writeBuilt(file, bytes);
-      return { bytes, etag: contentEtag(bytes), ...(written ? { file } : {}) };
-    });
-  }
-
   lookups(): CacheLookups {
     return this.#memory.lookups();
   }
@@ -100,21 +81,6 @@ export class ComposedStore {
       const bytes = await compose();
       return bytes && ownBytes(bytes);
     });
-  }
-
-  async #writeBuilt(file: string, bytes: Buffer): Promise<boolean> {
-    try {
-      await writeFileAtomic(file, bytes);
-      return true;
-    } catch (error) {
-      // The answer matters more than the file: serve from memory, and say so once.
-      if (!this.#warnedWrite) {
-        this.#warnedWrite = true;
-        const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-        this.#log(`cannot write ${file} (${reason}); it is kept in memory`);
-      }
-      return false;
-    }
   }
 }
 

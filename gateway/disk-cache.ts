@@ -4,8 +4,8 @@
  * write, sha-pinned and SPDX SBOMs) and, in the X-Accel-Redirect mode, bodies written for nginx
  * to send. When a new file would pass the cap, the least recently used files are deleted. Each
  * depends only on write-once inputs, so one deleted is composed again, byte for byte, when asked
- * for again. The build never writes under `cache/`; its own files (objects, states, the diff of
- * each commit against its parent) are never counted here nor deleted.
+ * for again. The build never writes under `cache/`; its own files (the packs, which hold the
+ * state roots and the diff of each commit against its parent) are never counted here nor deleted.
  *
  * The count is this process's: the files found under `cache/` when it starts (by modification
  * time, oldest first), and those it writes or reads afterwards. Gateways sharing one output

@@ -17,7 +17,7 @@ import type { CacheLookups, CacheStats } from './lru.ts';
 export interface BuildFigures {
   /** Commits composed by this build. */
   readonly composed: number;
-  /** Files the build wrote (bodies, chunks, states, diffs, release files) and their bytes. */
+  /** Files the build wrote whole (release files, checkpoints: objects and state roots are items of the packs) and their bytes. */
   readonly files: number;
   readonly bytes: number;
   /** Diagnostics raised by the commits it read, by level. */
@@ -102,7 +102,7 @@ export class GatewayMetrics {
   });
   readonly #buildFiles = new Counter({
     name: 'pkgcat_build_files_written_total',
-    help: 'Files written by the builds: bodies, chunks, states, diffs and release files.',
+    help: 'Files written whole by the builds: release files, checkpoints (objects and state roots are appended to the packs).',
     registers: [this.registry],
   });
   readonly #buildBytes = new Counter({

@@ -1,7 +1,7 @@
 /**
  * The published release a request reads (DECISIONS.md 12: one state per request). A request
  * reads the `current` symlink once; everything it answers comes from that release and from the
- * write-once files under states/, objects/ and diffs/. Parsed releases are kept per release id
+ * write-once items of the packs under objects/. Parsed releases are kept per release id
  * (an id is never reused and a release directory never changes), the newest few only.
  */
 import type { CommitInfo } from '../src/compose/types.ts';

@@ -10,7 +10,7 @@ import { unknownPackageFailure, type Answer, type Failure, type ResolveRequest }
 async function stateOf({ catalog, params }: ResolveRequest, param = 'sha'): Promise<StateRoot> {
   const root = await catalog.stateRoot(params[param]);
   // The chain lists only built commits: a missing root is a broken output directory, not a 404.
-  if (!root) throw new Error(`commit ${params[param]} is on the release's chain but states/${params[param]}.json is missing`);
+  if (!root) throw new Error(`commit ${params[param]} is on the release's chain but its state root is missing from the packs`);
   return root;
 }
 
@@ -35,18 +35,21 @@ export const packageDeps = (request: ResolveRequest) => packageObject(request, '
 export const packageVersions = (request: ResolveRequest) => packageObject(request, 'versions');
 
 /**
- * The diff of a commit against its parent is the build's file; any other pair is composed on its
- * first request from the two listing bundles and kept within the cache's cap (composed-store.ts).
+ * The diff of a commit against its parent is an object the build stored (the state root's
+ * `parentDiff`); any other pair is composed on its first request from the two listing bundles and
+ * kept within the cache's cap (composed-store.ts).
  */
 export async function diff(request: ResolveRequest): Promise<Answer> {
   const { catalog, params } = request;
   const { sha, base } = params;
-  const [head, older] = await Promise.all([stateOf(request), stateOf(request, 'base')]);
+  const head = await stateOf(request);
+  if (head.parent === base && head.parentDiff !== null) return { kind: 'object', hash: head.parentDiff };
+  const older = await stateOf(request, 'base');
   const compose = async () => {
     const [baseListing, headListing] = await Promise.all([catalog.assembled(older.listing, { keep: false }), catalog.assembled(head.listing, { keep: false })]);
     return Buffer.from(serialize(composeDiff(JSON.parse(baseListing.toString('utf8')) as DiffSide, JSON.parse(headListing.toString('utf8')) as DiffSide)), 'utf8');
   };
-  const body = head.parent === base ? await catalog.composed.built(paths.diff(catalog.out, sha, base), compose) : await catalog.composed.get(paths.composedDiff(catalog.out, sha, base), compose);
+  const body = await catalog.composed.get(paths.composedDiff(catalog.out, sha, base), compose);
   if (!body) throw new Error(`the diff of ${sha} against ${base} could not be composed`);
   return { kind: 'bytes', bytes: body.bytes, etag: body.etag, identity: `diff:${sha}/${base}`, file: body.file };
 }

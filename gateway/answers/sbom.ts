@@ -20,7 +20,7 @@ const formatOf = (request: ResolveRequest): SbomFormat => (request.query.format 
 async function composedSbom(catalog: Catalog, sha: string, key: string, format: SbomFormat): Promise<Extract<Answer, { kind: 'bytes' }> | null> {
   const body = await catalog.composed.get(paths.sbom(catalog.out, sha, key, format), async () => {
     const root = await catalog.stateRoot(sha);
-    if (!root) throw new Error(`commit ${sha} is on the release's chain but states/${sha}.json is missing`);
+    if (!root) throw new Error(`commit ${sha} is on the release's chain but its state root is missing from the packs`);
     const closure = await catalog.closure(root, key);
     if (!closure) return null;
     return Buffer.from(serialize(composeSbom(format, root.commit, closure)), 'utf8');

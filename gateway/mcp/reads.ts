@@ -26,7 +26,7 @@ export async function latest(context: ToolContext): Promise<Latest> {
   if (!tip) throw noCommitsFailure();
   const root = await context.catalog.stateRoot(tip.sha);
   // The release lists only built commits: a missing root is a broken output directory, not the caller's mistake.
-  if (!root) throw new Error(`the release's tip ${tip.sha} has no states/${tip.sha}.json`);
+  if (!root) throw new Error(`the release's tip ${tip.sha} has no state root in the packs`);
   return { release, tip, root };
 }
 

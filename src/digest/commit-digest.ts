@@ -2,24 +2,24 @@
  * A commit's digest: one SHA-256 that covers every sha-pinned body of the commit and of every
  * commit before it on main's first-parent chain (docs/decisions.md "Commit digests").
  *
- * The store is already a hash tree: a commit's state root (`states/<sha>.json`) names every chunk
+ * The store is already a hash tree: a commit's state root (found in the packs by its sha) names every chunk
  * and body object it is made of by its content hash, and an object's name is the hash of its
- * bytes. So the state root's own SHA-256, with the SHA-256 of the commit's diff against its parent
- * (the one pinned body stored outside the objects), covers every stored byte the commit's pinned
- * bodies are assembled or composed from. Each digest also covers its parent's digest, so one
+ * bytes. So the state root's own SHA-256 covers every stored byte the commit's pinned bodies are
+ * assembled or composed from. The commit's diff against its parent, an object the root names too,
+ * is also hashed in full: the one pinned body served exactly as stored keeps a whole SHA-256, not
+ * only its 128-bit object name. Each digest also covers its parent's digest, so one
  * signed digest of the tip covers the whole history, as a git commit id does.
  *
  * Nothing here depends on where the store lives or is served: an origin and a mirror built by the
  * same pkgcat from the same commits have the same digests.
  */
-import { readFile } from 'node:fs/promises';
 import type { CommitInfo } from '../compose/types.ts';
 import type { CommitDigest } from '../schemas/wire.ts';
 import { SCHEMA_VERSION } from '../schemas/version.ts';
 import { serialize } from '../serialize.ts';
 import { sha256Digest as sha256 } from '../store/hash.ts';
-import { decodeAtRest } from '../store/object-codec.ts';
-import { LAYOUT_VERSION, paths } from '../store/layout.ts';
+import { LAYOUT_VERSION, readParentDiff, type StateRootFile } from '../store/layout.ts';
+import { openObjects } from '../store/objects.ts';
 
 /** The digest of one commit from its parts (the rule a verifier applies). */
 export function digestOf(parts: Omit<CommitDigest, 'digest' | 'schemaVersion'>): string {
@@ -29,10 +29,20 @@ export function digestOf(parts: Omit<CommitDigest, 'digest' | 'schemaVersion'>):
 
 /** The digest of `commit`, read from the store `out`, given its parent's digest. */
 export async function readCommitDigest(out: string, commit: string, parent: string | null, parentDigest: string | null): Promise<CommitDigest> {
-  const state = sha256(decodeAtRest(await readFile(paths.state(out, commit))));
-  const diff = parent === null ? null : sha256(decodeAtRest(await readFile(paths.diff(out, commit, parent))));
+  const stored = await openObjects(out).getRoot(commit);
+  if (!stored) throw new Error(`commit ${commit} has no state root`);
+  const state = sha256(stored);
+  const diff = await diffDigest(out, commit, parent, JSON.parse(stored.toString('utf8')) as StateRootFile);
   const parts = { layout: LAYOUT_VERSION, commit, parent, state, diff, parentDigest };
   return { schemaVersion: SCHEMA_VERSION, ...parts, digest: digestOf(parts) };
+}
+
+/** The SHA-256 of the commit's diff against `parent`, null for a root commit. */
+async function diffDigest(out: string, commit: string, parent: string | null, root: StateRootFile): Promise<string | null> {
+  if (parent === null) return null;
+  const bytes = root.parent === parent ? await readParentDiff(out, root) : null;
+  if (!bytes) throw new Error(`the state root of ${commit} names no diff against its parent ${parent}`);
+  return sha256(bytes);
 }
 
 /**

@@ -6,11 +6,9 @@
  * same bytes. Together, every byte a sha-pinned URL of those commits is assembled or composed
  * from is the origin's.
  */
-import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { CommitInfo } from '../compose/types.ts';
 import { contentHash } from '../store/hash.ts';
-import { decodeAtRest } from '../store/object-codec.ts';
 import { currentReleaseId, paths, readJson, type PackageIndexEntry, type StateRootFile } from '../store/layout.ts';
 import { openObjects, type PackObjects } from '../store/objects.ts';
 import type { CommitDigest } from '../schemas/wire.ts';
@@ -32,6 +30,7 @@ function namedBy(root: StateRootFile): { hash: string; index: boolean }[] {
   return [
     ...root.listing.segments.flatMap((segment) => (typeof segment === 'string' ? [] : [segment.object])),
     root.full.advisories,
+    ...(root.parentDiff === null ? [] : [root.parentDiff]),
     ...root.records.map((chunk) => chunk.object),
     ...root.transitive.map((chunk) => chunk.object),
   ]
@@ -60,7 +59,7 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
     const sha = chain[at]!.sha;
     const parent = chain[at + 1]?.sha ?? null;
     digest = await readCommitDigest(out, sha, parent, digest?.digest ?? null);
-    const root = JSON.parse(decodeAtRest(await readFile(paths.state(out, sha))).toString('utf8')) as StateRootFile;
+    const root = JSON.parse((await objects.getRoot(sha))!.toString('utf8')) as StateRootFile;
     // Each object is read once: one named again by a later commit was checked already (its name is its content).
     const pending = namedBy(root).filter(({ hash }) => !checked.has(hash));
     for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
@@ -84,8 +83,8 @@ export async function checkMirror(out: string, expected: CommitDigest, progress:
       mine.parentDigest !== expected.parentDigest
         ? `a commit before ${expected.commit} differs`
         : mine.state !== expected.state
-          ? `the state root of ${expected.commit} differs (states/${expected.commit}.json)`
-          : `the diff of ${expected.commit} against its parent differs (diffs/${expected.commit}/)`;
+          ? `the state root of ${expected.commit} differs`
+          : `the diff of ${expected.commit} against its parent differs (the object its state root names as parentDiff)`;
     throw new MirrorDiffers(`${out} is not the origin's catalog: ${where}. Its digest of ${expected.commit} is ${mine.digest}, the origin's is ${expected.digest}. A mirror built by another version of pkgcat differs too: build it with the origin's version`);
   }
   return { commits: total, objects: checked.size, siblings };

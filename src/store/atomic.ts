@@ -1,6 +1,6 @@
 /**
- * The one atomic file write. Every file pkgcat writes for a reader to find (objects, states,
- * diffs, checkpoints, the gateway's body cache, the users file, the session secret, lock files)
+ * The one atomic file write. Every file pkgcat writes whole for a reader to find (the layout
+ * file, checkpoints, the files of an export, the gateway's body cache, the users file, the session secret, lock files)
  * is written whole into a temporary sibling `<file>.tmp-<pid>-<random>` and then moved into
  * place, so a reader, or the next process after a crash or a SIGKILL, sees the old file or the
  * new one, never a partial one.

@@ -2,11 +2,12 @@
  * The build output directory, shared by the build (which writes it) and the gateway and tool
  * server (which read it). Nothing here composes or writes: it names files and reads them.
  *
- *   <out>/objects/<id>.pack, <id>.idx   content-addressed bodies and chunks, and the precompressed
- *                                        copies of large served bodies, in append-only packs
- *                                        (read and write them through objects.ts)
- *   <out>/states/<sha>.json              one root per built commit, write-once (StateRoot)
- *   <out>/diffs/<sha>/<parent>.json      each commit's diff against its parent, written by the build
+ *   <out>/objects/<id>.pack, <id>.idx   content-addressed bodies and chunks (each commit's diff
+ *                                        against its parent among them), the precompressed copies
+ *                                        of large served bodies, and one state root per built
+ *                                        commit, found by its sha (StateRoot, readStateRoot), which
+ *                                        names the commit's objects; in append-only packs (read
+ *                                        and write them through objects.ts)
  *   <out>/releases/<id>/                 one per published tip (ReleaseInfo, chain, names, diagnostics)
  *   <out>/releases/<id>/manifest.json    the anonymous files: path -> object, in chunks (manifest.ts)
  *   <out>/current -> releases/<id>       swapped atomically (rename) when a build publishes
@@ -21,7 +22,6 @@
  */
 import { readlinkSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
-import { decodeAtRest } from './object-codec.ts';
 import { objectsFolder, openObjects, readStoredObject } from './objects.ts';
 import { join } from 'node:path';
 import { serializeSegments, StoredArray, StoredValue, type Segment } from '../serialize.ts';
@@ -36,8 +36,11 @@ import type { PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
  * 2: state roots keep records and transitive rollups as keyed chunks (per-package reads at any sha).
  * 3: objects live in append-only packs (objects.ts), no longer one file each; a release is a
  *    manifest of objects (src/store/manifest.ts), not a tree of files.
+ * 4: each commit's diff against its parent is an object its state root names (`parentDiff`), no
+ *    longer a file under `diffs/`; the state roots are items of the packs, no longer files under
+ *    `states/`.
  */
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
 
 /** `<out>/layout.json`: the layout version of what the output holds. */
 export const layoutFile = (out: string): string => join(out, 'layout.json');
@@ -90,11 +93,16 @@ export interface ChunkRef {
 /** One chunk of a commit's package index: the object holds `{ [nameKey]: PackageIndexEntry }`. */
 export type IndexChunkRef = ChunkRef;
 
-/** `states/<sha>.json` as stored: everything the surfaces need to answer for one commit. */
+/** A commit's state root as stored (in the packs, found by the commit's sha): everything the surfaces need to answer for one commit. */
 export interface StateRootFile {
   layout: number;
   commit: CommitInfo;
   parent: string | null;
+  /**
+   * Object hash of the diff endpoint's body of this commit against `parent`
+   * (`/api/pkgs/bundle/{sha}/diff/{parent}.json`, byte for byte); null for a root commit.
+   */
+  parentDiff: string | null;
   /** The listing bundle `/api/pkgs/bundle/{sha}.json`. */
   listing: StoredBody;
   /** The full bundle `/api/pkgs/bundle/{sha}/full.json`: its segments follow from `records`, `advisories` and `transitive`. */
@@ -161,10 +169,6 @@ export interface ReleaseInfo {
 export const paths = {
   /** The packs of the object store (objects.ts); read objects through `openObjects`. */
   objects: objectsFolder,
-  states: (out: string) => join(out, 'states'),
-  state: (out: string, sha: string) => join(out, 'states', `${sha}.json`),
-  /** The build's diff of a commit against its parent (`base`); write-once, never deleted. */
-  diff: (out: string, sha: string, base: string) => join(out, 'diffs', sha, `${base}.json`),
   releases: (out: string) => join(out, 'releases'),
   release: (out: string, id: string) => join(out, 'releases', id),
   current: (out: string) => join(out, 'current'),
@@ -192,7 +196,7 @@ export const paths = {
   },
   /** The gateway's files, written on request and bounded by a size cap (gateway/disk-cache.ts). */
   cache: (out: string) => join(out, 'cache'),
-  /** A diff of a pair the build did not write (any but a commit and its parent), composed on first request. */
+  /** A diff of a pair the build did not store (any but a commit and its parent), composed on first request. */
   composedDiff: (out: string, sha: string, base: string) => join(out, 'cache', 'diffs', sha, `${base}.json`),
   /** A sha-pinned SBOM, composed by the gateway on its first request and kept. */
   sbom: (out: string, sha: string, key: string, format: string) => join(out, 'cache', 'sboms', sha, `${key}.${format}.json`),
@@ -228,18 +232,20 @@ export async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await readFile(file, 'utf8')) as T;
 }
 
+/** The state root of commit `sha`; null when it was never built. */
 export async function readStateRoot(out: string, sha: string): Promise<StateRoot | null> {
-  try {
-    return hydrateStateRoot(JSON.parse(decodeAtRest(await readFile(paths.state(out, sha))).toString('utf8')) as StateRootFile);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const stored = await openObjects(out).getRoot(sha);
+  return stored && hydrateStateRoot(JSON.parse(stored.toString('utf8')) as StateRootFile);
 }
 
 /** The bytes of an object of the output (objects.ts); throws when it is missing. */
 export async function readObject(out: string, hash: string): Promise<Buffer> {
   return readStoredObject(openObjects(out), hash);
+}
+
+/** The diff of a commit against its parent, as the diff endpoint sends it; null for a root commit. */
+export async function readParentDiff(out: string, root: Pick<StateRootFile, 'parentDiff'>): Promise<Buffer | null> {
+  return root.parentDiff === null ? null : readObject(out, root.parentDiff);
 }
 
 /** Assembles a stored body into its bytes (the gateway may stream segments instead). */

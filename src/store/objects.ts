@@ -6,13 +6,16 @@
  *
  * An object is named by the content hash of its plain bytes (hash.ts); a body served whole may
  * also have precompressed copies, one per encoding (`br`, `gzip`): each is an item of its own.
- * `get` gives back exactly the bytes `put` was given.
+ * `get` gives back exactly the bytes `put` was given. A commit's state root is an item too, the
+ * one found by a name that is not its content: the commit's sha (`getRoot`, `putRoot`).
  *
  *   <out>/objects/<id>.pack   a 32-byte header, then items, each the bytes of an object or copy
  *                             (zstd-compressed when that saves space), appended and never rewritten
  *   <out>/objects/<id>.idx    a 32-byte header, then one 32-byte record per item: hash (16 bytes),
- *                             encoding, flags (zstd), offset (6 bytes), length (4), and the CRC-32 of
- *                             the 28 bytes before it; a last record of encoding 0xff seals the pack
+ *                             kind (0 an object, 1 and 2 its br and gzip copies, 3 a state root,
+ *                             whose hash is that of its commit's sha), flags (zstd), offset (6 bytes),
+ *                             length (4), and the CRC-32 of the 28 bytes before it; a last record of
+ *                             kind 0xff seals the pack
  *
  * One writer (a build, which holds the output's lock) appends to a pack of its own: the items of a
  * moment, then their records, so a record never names bytes that are not there. A SIGKILL leaves
@@ -20,7 +23,7 @@
  * `put` returns once the record is in the index file, which is when a reader in another process
  * finds the item. Sealing fsyncs the pack and its index, and merging fsyncs the pack it writes
  * before deleting any: what a build wrote survives a power cut once it has ended (what a build cut
- * short wrote may not, as its state roots, written without fsync, may not either).
+ * short wrote may not).
  *
  * Readers keep every record in memory (an open-addressing table over a buffer, 45 to 80 bytes an item)
  * and look again at the folder when a lookup misses: new index files, and the tails of the unsealed
@@ -35,7 +38,7 @@ import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'nod
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
-import { CONTENT_HASH_LENGTH } from './hash.ts';
+import { CONTENT_HASH_LENGTH, contentHash } from './hash.ts';
 import { syncDirectory } from './atomic.ts';
 
 /** The stored object itself, or one of its precompressed copies (the names of HTTP content codings). */
@@ -52,8 +55,13 @@ export interface ObjectBackend {
   put(hash: string, bytes: Uint8Array, encoding?: ObjectEncoding): Promise<void>;
   /** Whether bytes are stored under `hash` (for `encoding`). */
   has(hash: string, encoding?: ObjectEncoding): Promise<boolean>;
-  /** The hash of every stored object (precompressed copies are not listed), in no particular order. */
+  /** The hash of every stored object (precompressed copies and state roots are not listed), in no particular order. */
   list(): AsyncIterable<string>;
+  /** The state root of commit `sha` (layout.ts StateRootFile), or null when it was never built. */
+  getRoot(sha: string): Promise<Buffer | null>;
+  /** Stores the state root of commit `sha`: atomic and write-once, as `put`. */
+  putRoot(sha: string, bytes: Uint8Array): Promise<void>;
+  hasRoot(sha: string): Promise<boolean>;
 }
 
 /** `<out>/objects`: the pack files and their indexes. */
@@ -63,6 +71,8 @@ const RECORD = 32;
 const PACK_HEADER = header('pkgcat pack 1');
 const INDEX_HEADER = header('pkgcat pack index 1');
 const ENCODINGS: readonly ObjectEncoding[] = ['identity', 'br', 'gzip'];
+/** The kind byte of a state root's key (after the encodings'). */
+const STATE_ROOT = 3;
 const SEAL = 0xff;
 const ZSTD = 1;
 /** Items shorter than this are stored as they are: a zstd frame's overhead eats the saving. */
@@ -72,6 +82,7 @@ const COMPRESS_IN_POOL_FROM_BYTES = 16 * 1024;
 /** Merging reads the items of a pack this many bytes at a time. */
 const READ_RUN_BYTES = 8 * 1024 * 1024;
 const HEX = /^[0-9a-f]+$/;
+const COMMIT_SHA = /^[0-9a-f]{40}$/;
 const zstd = promisify(zstdCompress);
 
 function header(text: string): Buffer {
@@ -80,12 +91,25 @@ function header(text: string): Buffer {
   return bytes;
 }
 
-/** The 17-byte key of an item (its hash's 16 bytes, its encoding), or null for a name that is no content hash. */
+/** The 17-byte key of an item (its hash's 16 bytes, its kind), or null for a name that is no content hash. */
 function keyOf(hash: string, encoding: ObjectEncoding): Buffer | null {
   if (hash.length !== CONTENT_HASH_LENGTH || !HEX.test(hash)) return null;
+  return itemKey(hash, ENCODINGS.indexOf(encoding));
+}
+
+/**
+ * The key of a commit's state root: the content hash of the sha's 40 hex characters, so two
+ * commits never share one (their shas' first 16 bytes might), of kind STATE_ROOT, so no object's
+ * key is one. Null for a name that is no commit sha.
+ */
+function rootKeyOf(sha: string): Buffer | null {
+  return COMMIT_SHA.test(sha) ? itemKey(contentHash(sha), STATE_ROOT) : null;
+}
+
+function itemKey(hash: string, kind: number): Buffer {
   const key = Buffer.alloc(17);
   key.write(hash, 0, 'hex');
-  key[16] = ENCODINGS.indexOf(encoding);
+  key[16] = kind;
   return key;
 }
 
@@ -259,15 +283,22 @@ export class PackObjects implements ObjectBackend {
     this.folder = objectsFolder(out);
   }
 
-  async get(hash: string, encoding: ObjectEncoding = 'identity'): Promise<Buffer | null> {
-    const key = keyOf(hash, encoding);
+  get(hash: string, encoding: ObjectEncoding = 'identity'): Promise<Buffer | null> {
+    return this.#get(keyOf(hash, encoding), `${hash} (${encoding})`);
+  }
+
+  getRoot(sha: string): Promise<Buffer | null> {
+    return this.#get(rootKeyOf(sha), `state root of ${sha}`);
+  }
+
+  async #get(key: Buffer | null, name: string): Promise<Buffer | null> {
     if (!key) return null;
     for (let attempt = 0; ; attempt++) {
       const found = await this.#locate(key);
       if (!found) return null;
       try {
         const stored = await readFully(found.pack.handle, found.offset, found.length);
-        if (stored.length !== found.length) throw new Error(`pack ${found.pack.name} ends before item ${hash} (${encoding}) does`);
+        if (stored.length !== found.length) throw new Error(`pack ${found.pack.name} ends before item ${name} does`);
         return found.flags & ZSTD ? zstdDecompressSync(stored) : stored;
       } catch (error) {
         // The pack was closed under this read: it was consolidated away, and its items are in another.
@@ -278,6 +309,11 @@ export class PackObjects implements ObjectBackend {
 
   async has(hash: string, encoding: ObjectEncoding = 'identity'): Promise<boolean> {
     const key = keyOf(hash, encoding);
+    return key !== null && (await this.#locate(key)) !== null;
+  }
+
+  async hasRoot(sha: string): Promise<boolean> {
+    const key = rootKeyOf(sha);
     return key !== null && (await this.#locate(key)) !== null;
   }
 
@@ -293,11 +329,21 @@ export class PackObjects implements ObjectBackend {
   async put(hash: string, bytes: Uint8Array, encoding: ObjectEncoding = 'identity'): Promise<void> {
     const key = keyOf(hash, encoding);
     if (!key) throw new Error(`"${hash}" is not a content hash (${CONTENT_HASH_LENGTH} hex characters)`);
+    // The precompressed copies are compressed already.
+    return this.#put(key, bytes, encoding === 'identity');
+  }
+
+  async putRoot(sha: string, bytes: Uint8Array): Promise<void> {
+    const key = rootKeyOf(sha);
+    if (!key) throw new Error(`"${sha}" is not a commit sha (40 hex characters)`);
+    return this.#put(key, bytes, true);
+  }
+
+  async #put(key: Buffer, bytes: Uint8Array, compress: boolean): Promise<void> {
     let stored = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let flags = 0;
-    // The precompressed copies are compressed already. A small item is compressed on this thread:
-    // a trip to the thread pool costs more than compressing a few KB.
-    if (encoding === 'identity' && stored.length >= COMPRESS_FROM_BYTES) {
+    // A small item is compressed on this thread: a trip to the thread pool costs more than compressing a few KB.
+    if (compress && stored.length >= COMPRESS_FROM_BYTES) {
       const compressed = stored.length < COMPRESS_IN_POOL_FROM_BYTES ? zstdCompressSync(stored) : await zstd(stored);
       if (compressed.length < stored.length - stored.length / 16) [stored, flags] = [compressed, ZSTD];
     }

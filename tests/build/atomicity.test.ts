@@ -3,11 +3,11 @@
  * the next build completes (CLI.md `build`; the issue's SIGKILL requirement).
  */
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, type CatalogCommit } from '../../demo/catalog-writer.ts';
 import { currentReleaseId } from '../../src/store/layout.ts';
+import { openObjects } from '../../src/store/objects.ts';
 import { build, hoursLater, manifest, pinnedBodies, publicFiles, temporaryDirectory } from '../helpers/catalog.ts';
 import { STORY } from './story.ts';
 
@@ -33,13 +33,13 @@ describe('atomic publishing', () => {
     const release = await currentReleaseId(out);
     const served = await publicFiles(out);
     const tipBodies = await pinnedBodies(out, shas.at(-1)!);
-    const statesBefore = (await readdir(`${out}/states`)).length;
 
     const newShas = await appendCommits(repo, upgrades(150));
     const child = spawn(process.execPath, [PKGCAT, 'build', '--repo', repo, '--out', out, '--quiet'], { stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-    // Wait (a bounded number of looks) until the child has written new states, then kill it.
-    for (let look = 0; look < 3000 && (await readdir(`${out}/states`)).length <= statesBefore + 5; look++) await sleep(5);
+    // Wait (a bounded number of looks) until the child has stored a few new states, then kill it.
+    const objects = openObjects(out);
+    for (let look = 0; look < 3000 && !(await objects.hasRoot(newShas[5])); look++) await sleep(5);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 

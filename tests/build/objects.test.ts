@@ -1,7 +1,7 @@
 /**
  * How the build stores objects: in the output's packs, every object named by the hash of its
  * plain bytes, compressed at rest and read back as those bytes; a served body of 4 KiB or more
- * with its brotli and gzip copies, which decompress to it.
+ * with its brotli and gzip copies, which decompress to it; each commit's state root, found by its sha.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
@@ -9,10 +9,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ObjectStore } from '../../build/objects.ts';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { paths, readObject, readStateRoot } from '../../src/store/layout.ts';
-import { compressAtRest } from '../../src/store/object-codec.ts';
+import { writeFile } from 'node:fs/promises';
+import { readObject, readStateRoot } from '../../src/store/layout.ts';
 import { openObjects } from '../../src/store/objects.ts';
 import { temporaryDirectory } from '../helpers/catalog.ts';
 
@@ -20,8 +18,6 @@ import { temporaryDirectory } from '../helpers/catalog.ts';
 const piece = Array.from({ length: 80 }, (_, index) => JSON.stringify({ name: `package-${index}`, version: '1.0.0', license: 'MIT', links: { self: `/api/pkgs/package-${index}.json` } })).join(',');
 /** The output's content hash: the first 32 hex characters of the SHA-256 of the bytes. */
 const contentHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
-/** The first four bytes of every zstd frame (RFC 8878, 3.1.1). */
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 /** Bytes of every file under `<out>/objects/`. */
 const packedBytes = (out: string) => readdirSync(join(out, 'objects')).reduce((sum, file) => sum + statSync(join(out, 'objects', file)).size, 0);
 
@@ -54,29 +50,39 @@ describe('the object store', () => {
     expect(await objects.has(smallHash, 'gzip')).toBe(false);
   });
 
-  it('reads a state root stored compressed (the roots of a large catalog are tens of KB)', async () => {
+  it('stores a commit\'s state root in the packs, found by its sha, once the objects put before it are there', async () => {
     const out = await temporaryDirectory();
+    const store = new ObjectStore(out);
     const sha = 'a'.repeat(40);
+    const advisories = await store.put('{"PKGCAT-TEST-0001":{}}');
     const chunks = Array.from({ length: 120 }, (_, index) => ({ first: `package-${index}`, object: contentHash(`chunk ${index}`) }));
     const root = {
-      layout: 3,
+      layout: 4,
       commit: { sha, pushedAt: '2026-08-22T10:00:00Z', message: 'Update zlib' },
       parent: null,
+      parentDiff: null,
       listing: { etag: 'W/"0"', length: 2, segments: ['[]'] },
-      full: { etag: 'W/"1"', length: 2, advisories: contentHash('{}') },
+      full: { etag: 'W/"1"', length: 2, advisories },
       records: chunks,
       transitive: chunks,
       packages: chunks,
       diagnostics: [],
     };
-    const file = paths.state(out, sha);
-    await mkdir(dirname(file), { recursive: true });
-    const stored = await compressAtRest(Buffer.from(JSON.stringify(root), 'utf8'));
-    expect([...stored.subarray(0, 4)]).toEqual(ZSTD_MAGIC);
-    await writeFile(file, stored);
+    expect(await readStateRoot(out, sha)).toBeNull();
+    expect(await store.hasRoot(sha)).toBe(false);
+    await store.putRoot(sha, JSON.stringify(root));
+    const objects = openObjects(out);
+    expect(await objects.has(advisories)).toBe(true);
     const read = await readStateRoot(out, sha);
     expect(read?.commit).toEqual(root.commit);
     expect(read?.records).toEqual(chunks);
+    expect(await store.hasRoot(sha)).toBe(true);
+    // A state root is no object: not under the hash of its bytes, and not listed with the objects.
+    expect(await objects.has(contentHash(JSON.stringify(root)))).toBe(false);
+    const listed: string[] = [];
+    for await (const hash of objects.list()) listed.push(hash);
+    expect(listed).toEqual([advisories]);
+    expect(await readStateRoot(out, 'b'.repeat(40))).toBeNull();
   });
 
   it('reports a failed write when the build waits for its objects, not before', async () => {

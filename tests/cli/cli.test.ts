@@ -49,7 +49,7 @@ describe('an output directory built by a pkgcat of another layout', () => {
     await writeFile(`${out}/layout.json`, '{"layout":2}');
     const repo = `${await temporaryDirectory()}/catalog`;
     await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
-    const line = `pkgcat: ${out} holds a build of layout 2; this pkgcat writes and serves layout 3: build the catalog again into a new output directory (pkgcat build --repo <catalog> --out <new directory>), or delete ${out} and build again\n`;
+    const line = `pkgcat: ${out} holds a build of layout 2; this pkgcat writes and serves layout 4: build the catalog again into a new output directory (pkgcat build --repo <catalog> --out <new directory>), or delete ${out} and build again\n`;
     expect(await pkgcat(['build', '--repo', repo, '--out', out])).toMatchObject({ code: 1, stderr: line });
     expect(await pkgcat(['serve', '--out', out, '--port', '0'])).toMatchObject({ code: 1, stderr: line });
     expect(await readFile(`${out}/layout.json`, 'utf8')).toBe('{"layout":2}');

@@ -6,6 +6,7 @@
  * tests/gateway/nginx.test.ts runs the same answers through a real nginx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -164,10 +165,27 @@ describe('X-Accel-Redirect mode: sha-pinned', () => {
     expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/${name}/${member}.json`, 'br')).toBe(`cache/bodies/${hash}.json.br`);
   });
 
-  it('redirects a diff to its file, and writes its compressed copies by ETag', async () => {
-    const parent = fx.shas[fx.shas.length - 2];
-    expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/diff/${parent}.json`, 'identity')).toBe(`diffs/${tip()}/${parent}.json`);
-    // A pair the build did not write: composed on this request, written under cache/, then sent from its file.
+  it('writes the diff of each commit against its parent once under cache/bodies, named by its content hash: the output holds no diffs/ folder', async () => {
+    expect(existsSync(join(fx.out, 'diffs'))).toBe(false);
+    for (const index of [AT.advisory, AT.leftpadRemoved, AT.zlibFixed, AT.tip]) {
+      const [head, parent] = [fx.shas[index], fx.shas[index - 1]];
+      const want = await expected.diff(fx.out, head, parent);
+      const hash = createHash('sha256').update(want).digest('hex').slice(0, 32);
+      const path = `/api/pkgs/bundle/${head}/diff/${parent}.json`;
+      const { base } = await both(path, { 'accept-encoding': 'identity', cookie: 'yes' });
+      expect(base.status).toBe(200);
+      expect(base.body.equals(want)).toBe(true);
+      expect(base.headers.etag).toBe(`W/"${hash}"`);
+      expect(await expectRedirected(path, 'identity')).toBe(`cache/bodies/${hash}.json`);
+      expect((await readFile(join(paths.bodyCache(fx.out), `${hash}.json`))).equals(want)).toBe(true);
+      // Compressed when large enough, as the default mode sends it.
+      expect(await expectRedirected(path, 'br')).toMatch(new RegExp(`^cache/bodies/${hash}\\.json(\\.br)?$`));
+    }
+    expect(existsSync(join(fx.out, 'diffs'))).toBe(false);
+  });
+
+  it('redirects a diff of another pair to its file under cache/diffs, and writes its compressed copies by ETag', async () => {
+    // A pair the build did not store: composed on this request, written under cache/, then sent from its file.
     const old = fx.shas[AT.import];
     expect(existsSync(paths.composedDiff(fx.out, tip(), old))).toBe(false);
     expect(await expectRedirected(`/api/pkgs/bundle/${tip()}/diff/${old}.json`, 'identity')).toBe(`cache/diffs/${tip()}/${old}.json`);

@@ -252,10 +252,10 @@ describe('issue 11 item 5: bodies composed on request stay within their disk cap
       expect(existsSync(fileB)).toBe(false);
       expect(gw.stats().disk).toMatchObject({ bytes: sizeA, files: 1, evictions: 2 });
 
-      // The build's diff against the parent is read where the build wrote it: never counted, never deleted.
+      // The diff against the parent is the build's, in the object store: nothing under cache/, nothing counted.
       const parent = sha(AT.tip - 1);
       const built = await get(parent);
-      expect(built.body.equals(await expected.diffFile(fx.out, fx.tip, parent))).toBe(true);
+      expect(built.body.equals(await expected.diff(fx.out, fx.tip, parent))).toBe(true);
       expect(existsSync(paths.composedDiff(fx.out, fx.tip, parent))).toBe(false);
       expect(gw.stats().disk).toMatchObject({ bytes: sizeA, files: 1, evictions: 2 });
     } finally {

@@ -4,10 +4,9 @@
  * answer is the old state or the new one, whole; never an error, never a mix. No timing is assumed.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { buildCatalog } from '../../build/build.ts';
 import { appendCommits, git } from '../../demo/catalog-writer.ts';
-import { paths } from '../../src/store/layout.ts';
+import { readStateRoot } from '../../src/store/layout.ts';
 import type { CommitInfo } from '../../src/compose/types.ts';
 import { hour, pkg, type Fixture } from './fixtures.ts';
 import { expected, send, withSignedInGateway, type Gateway, type Reply } from './harness.ts';
@@ -121,7 +120,7 @@ describe('following main', () => {
     }
 
     expect(replies.filter((entry) => entry.path.includes(dropped)).at(-1)!.reply.status).toBe(404);
-    expect(existsSync(paths.state(fx.out, dropped))).toBe(true);
+    expect(await readStateRoot(fx.out, dropped)).not.toBeNull();
     for (const headers of [{}, { cookie }] as Record<string, string>[]) {
       const gone = await get(`/api/pkgs/bundle/${dropped}.json`, headers);
       expect(gone.status).toBe(404);

@@ -4,11 +4,12 @@
  * (no redirect following; identity encoding unless a test asks for another).
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addUser } from '../../gateway/auth/users.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../gateway/server.ts';
-import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
+import { assembleBody, currentReleaseId, lookupPackage, readListing, readObject, readStateRoot } from '../../src/store/layout.ts';
+import { composeDiff } from '../../src/compose/diff.ts';
+import { serialize } from '../../src/serialize.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { buildFixture, type Fixture } from './fixtures.ts';
 import { exportedFile } from '../helpers/catalog.ts';
@@ -130,8 +131,10 @@ export const expected = {
     const hash = (await lookupPackage(out, root, key))?.[member];
     return hash ? { bytes: await readObject(out, hash), etag: `W/"${hash}"`, hash } : null;
   },
-  diffFile(out: string, sha: string, base: string): Promise<Buffer> {
-    return readFile(paths.diff(out, sha, base));
+  /** The diff endpoint's body of `sha` against `base`: composeDiff over the two commits' listing bundles. */
+  async diff(out: string, sha: string, base: string): Promise<Buffer> {
+    const [older, newer] = await Promise.all([readListing(out, base), readListing(out, sha)]);
+    return Buffer.from(serialize(composeDiff(older!, newer!)), 'utf8');
   },
 };
 

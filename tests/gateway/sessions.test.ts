@@ -99,19 +99,19 @@ describe('SPEC.md Authentication 1-2: the cookie replayed on each sha-pinned rou
     expect(reply.headers.get('set-cookie')).toBeNull();
   });
 
-  it('GET .../diff/{base}.json of each commit against its parent is the file the build wrote', async () => {
+  it('GET .../diff/{base}.json of each commit against its parent is the diff the build stored, written nowhere under cache/', async () => {
     for (const index of [AT.advisory, AT.leftpadRemoved, AT.zlibFixed, AT.tip]) {
-      const file = await expected.diffFile(fx.out, sha(index), sha(index - 1));
+      const file = await expected.diff(fx.out, sha(index), sha(index - 1));
       const reply = await get(`/api/pkgs/bundle/${sha(index)}/diff/${sha(index - 1)}.json`, { cookie });
       expect(reply.status).toBe(200);
       expect(reply.body.equals(file)).toBe(true);
       expect(reply.headers.get('etag')).toBe(bodyEtag(file));
+      expect(existsSync(paths.composedDiff(fx.out, sha(index), sha(index - 1)))).toBe(false);
     }
   });
 
   it('GET .../diff/{base}.json of any other pair is composed on first request and written once, under cache/', async () => {
     const [head, base] = [fx.tip, sha(AT.import)];
-    expect(existsSync(paths.diff(fx.out, head, base))).toBe(false);
     const file = paths.composedDiff(fx.out, head, base);
     expect(existsSync(file)).toBe(false);
     const first = await get(`/api/pkgs/bundle/${head}/diff/${base}.json`, { cookie });

@@ -78,9 +78,7 @@ export async function pinnedBodies(out: string, sha: string): Promise<Map<string
       if (entry.versions) bodies.set(`versions:${key}`, (await readObject(out, entry.versions)).toString('utf8'));
     }
   }
-  if (root.parent) {
-    bodies.set('diff', await readFile(paths.diff(out, sha, root.parent), 'utf8'));
-  }
+  if (root.parentDiff) bodies.set('diff', (await readObject(out, root.parentDiff)).toString('utf8'));
   return bodies;
 }
 

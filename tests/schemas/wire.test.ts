@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { WIRE, wireProblems, type WireName } from '../../src/schemas/wire.ts';
-import { assembleBody, currentReleaseId, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
+import { assembleBody, currentReleaseId, paths, readJson, readObject, readParentDiff, readStateRoot } from '../../src/store/layout.ts';
 import { makeDemoCatalog } from '../../demo/make-demo-catalog.ts';
 import { buildFixture } from '../gateway/fixtures.ts';
 import { send, startGateway, unusedPrefix } from '../gateway/harness.ts';
@@ -31,8 +31,8 @@ async function checkOutput(out: string): Promise<number> {
     expectConforms(file, file === 'recent-commits.json' ? 'RecentCommits' : 'PackageEnvelope', await readFile(join(publicDir, 'api', 'pkgs', file), 'utf8'));
   }
   const objects = new Set<string>();
-  for (const file of await readdir(paths.states(out))) {
-    const sha = file.replace(/\.json$/, '');
+  const chain = await readJson<{ sha: string }[]>(paths.chain(paths.release(out, (await currentReleaseId(out))!)));
+  for (const { sha } of chain) {
     const root = (await readStateRoot(out, sha))!;
     expectConforms(`listing ${sha}`, 'ListingBundle', (await assembleBody(out, root.listing)).toString('utf8'));
     expectConforms(`full ${sha}`, 'FullBundle', (await assembleBody(out, root.full)).toString('utf8'));
@@ -44,9 +44,9 @@ async function checkOutput(out: string): Promise<number> {
         for (const hash of [entry.deps, entry.versions]) if (hash) objects.add(hash);
       }
     }
-    for (const diff of await readdir(join(out, 'diffs', sha)).catch(() => [] as string[])) {
-      expectConforms(`diff ${sha}/${diff}`, 'Diff', await readFile(join(out, 'diffs', sha, diff), 'utf8'));
-    }
+    const diff = await readParentDiff(out, root);
+    expect(diff === null, `commit ${sha} has a diff against its parent unless it is the first`).toBe(root.parent === null);
+    if (diff) expectConforms(`diff ${sha}/${root.parent}`, 'Diff', diff.toString('utf8'));
   }
   return checked;
 }

@@ -2,8 +2,8 @@
  * The object store every object write and read goes through (src/store/objects.ts): append-only
  * packs with an index under `<out>/objects/`. What a reader relies on: it gets back exactly the
  * bytes put under a hash; a reader in another process finds them once `put` has returned; a
- * writer killed at any moment leaves no partial object; and merging packs loses nothing, also for
- * a reader that holds the packs merged away.
+ * writer killed at any moment leaves no partial object; merging packs loses nothing, also for
+ * a reader that holds the packs merged away; and a commit's state root is found by its sha.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -196,6 +196,35 @@ describe('the pack object store', () => {
     expect((await before.get(hashOf(bytes)))?.toString()).toBe('after the merge');
     expect(await listed(before)).toEqual([...bodies.keys(), hashOf(bytes)].sort());
     for (const [hash, text] of bodies) expect((await before.get(hash))?.toString()).toBe(text);
+  });
+
+  it('finds a commit\'s state root by its sha, apart from the objects, also after a merge', async () => {
+    const out = await temporaryDirectory();
+    const [first, second] = ['1'.repeat(40), '2'.repeat(40)];
+    const root = (sha: string) => Buffer.from(JSON.stringify({ commit: { sha }, records: Array.from({ length: 50 }, (_, at) => body(at)) }));
+    const object = Buffer.from(body(1));
+    for (const sha of [first, second]) {
+      const writer = packObjects(out);
+      await writer.putRoot(sha, root(sha));
+      await writer.put(hashOf(object), object);
+      await writer.seal();
+    }
+    const reader = packObjects(out);
+    expect(await reader.hasRoot(first)).toBe(true);
+    expect((await reader.getRoot(second))?.equals(root(second))).toBe(true);
+    expect(await reader.getRoot('3'.repeat(40))).toBeNull();
+    expect(await reader.getRoot('not-a-sha')).toBeNull();
+    await expect(reader.putRoot('not-a-sha', root(first))).rejects.toThrow('"not-a-sha" is not a commit sha (40 hex characters)');
+    // A root is no object: not listed, and not found under the hash of its bytes nor of its sha.
+    expect(await listed(reader)).toEqual([hashOf(object)]);
+    expect(await reader.has(hashOf(root(first)))).toBe(false);
+    expect(await reader.has(hashOf(first))).toBe(false);
+    expect(await packObjects(out).consolidate()).toBe(2);
+    expect(await packFiles(out)).toHaveLength(1);
+    for (const sha of [first, second]) {
+      expect((await reader.getRoot(sha))?.equals(root(sha))).toBe(true);
+      expect((await packObjects(out).getRoot(sha))?.equals(root(sha))).toBe(true);
+    }
   });
 
   it('keeps the packs few however many writers add one', async () => {
