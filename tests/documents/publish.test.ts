@@ -11,10 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
-import { paths, readJson, readObject, type ChunkRef, type ReleaseInfo } from '../../src/store/layout.ts';
-import { documentBytes, manifestEntries, type ManifestEntry } from '../../src/store/manifest.ts';
-import { openObjects } from '../../src/store/objects.ts';
-import { hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
+import { paths } from '../../src/store/layout.ts';
+import { hoursLater, manifest, releaseDocument, releaseManifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { DOCUMENTS_STORY } from './story.ts';
 
 let dir: string;
@@ -35,19 +33,8 @@ const LOOKALIKE = { message: 'Add lookalike', time: hoursLater(4.5), files: { 'p
 
 const build = () => buildCatalog({ repo: join(dir, 'catalog'), out, progress: false, log: () => {} });
 
-/** The manifest of a release: path → entry (src/store/manifest.ts). */
-async function manifestOf(release: string): Promise<Map<string, ManifestEntry>> {
-  const entries = new Map<string, ManifestEntry>();
-  for await (const [path, entry] of manifestEntries(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(paths.release(out, release))))) entries.set(path, entry);
-  return entries;
-}
-
-/** The body of `path` as a release serves it: the stored bytes with the release's tip in their holes. */
-async function file(release: string, path: string): Promise<string> {
-  const entry = (await manifestOf(release)).get(path)!;
-  const { tip } = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, release)));
-  return documentBytes(entry, await readObject(out, entry.object), tip!, path).toString('utf8');
-}
+const manifestOf = (release: string) => releaseManifest(out, release);
+const file = (release: string, path: string) => releaseDocument(out, release, path);
 
 beforeAll(async () => {
   dir = await temporaryDirectory('pkgcat-publish-');

@@ -12,10 +12,7 @@
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, type CatalogCommit } from '../../demo/catalog-writer.ts';
-import { paths, readJson, readObject, type ChunkRef, type ReleaseInfo } from '../../src/store/layout.ts';
-import { documentBytes, manifestEntries, type ManifestEntry } from '../../src/store/manifest.ts';
-import { openObjects } from '../../src/store/objects.ts';
-import { advisory, build, hoursLater, manifest, temporaryDirectory } from '../helpers/catalog.ts';
+import { advisory, build, hoursLater, manifest, releaseDocument, releaseManifest, temporaryDirectory } from '../helpers/catalog.ts';
 
 const SITE = 'http://127.0.0.1:8080';
 const DEPENDENTS = 320;
@@ -35,23 +32,12 @@ const STORY: CatalogCommit[] = [
 ];
 const BUMP: CatalogCommit = { message: 'Bump a-leaf', time: hoursLater(1), files: { 'packages/a-leaf/manifest.json': manifest('a-leaf', { version: '1.0.1' }) } };
 
-/** The advisory mirrors come after every package's: in the last of llms-full's 2 parts. */
 let out: string;
 let shas: string[];
 let releases: string[];
 
-async function manifestOf(release: string): Promise<Map<string, ManifestEntry>> {
-  const entries = new Map<string, ManifestEntry>();
-  for await (const [path, entry] of manifestEntries(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(paths.release(out, release))))) entries.set(path, entry);
-  return entries;
-}
-
-/** The body of `path` as a release serves it (the gateway and the export put the release's tip in its holes). */
-async function served(release: string, path: string): Promise<string> {
-  const entry = (await manifestOf(release)).get(path)!;
-  const { tip } = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, release)));
-  return documentBytes(entry, await readObject(out, entry.object), tip!, path).toString('utf8');
-}
+const manifestOf = (release: string) => releaseManifest(out, release);
+const served = (release: string, path: string) => releaseDocument(out, release, path);
 
 beforeAll(async () => {
   const dir = await temporaryDirectory('pkgcat-tip-holes-');
@@ -62,6 +48,7 @@ beforeAll(async () => {
   releases.push((await build(join(dir, 'catalog'), out)).releaseId!);
 });
 
+// The advisory mirrors come after every package's: in the last of llms-full's 2 parts.
 it('an advisory page and mirror whose blast radius is cut short link to the tip\'s full bundle, at each tip', async () => {
   for (const [index, release] of releases.entries()) {
     const whole = `/api/pkgs/bundle/${shas[index]}/full.json`;

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
 import { exportRelease } from '../../build/export.ts';
-import { assembleBody, currentReleaseId, lookupPackage, paths, readObject, readStateRoot } from '../../src/store/layout.ts';
+import { assembleBody, currentReleaseId, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo } from '../../src/store/layout.ts';
+import { documentBytes, manifestEntries, type ManifestEntry } from '../../src/store/manifest.ts';
+import { openObjects } from '../../src/store/objects.ts';
 import { createHash } from 'node:crypto';
 
 const cleanup: string[] = [];
@@ -138,4 +140,18 @@ export async function publicFiles(out: string): Promise<Map<string, string>> {
 export async function releaseFile(out: string, name: 'chain.json' | 'names.json' | 'diagnostics.json' | 'release.json'): Promise<any> {
   const id = await currentReleaseId(out);
   return JSON.parse(await readFile(join(paths.release(out, id!), name), 'utf8'));
+}
+
+/** The manifest of the release `release` of `out`: path → entry (src/store/manifest.ts). */
+export async function releaseManifest(out: string, release: string): Promise<Map<string, ManifestEntry>> {
+  const entries = new Map<string, ManifestEntry>();
+  for await (const [path, entry] of manifestEntries(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(paths.release(out, release))))) entries.set(path, entry);
+  return entries;
+}
+
+/** The body of `path` as the release `release` serves it: the stored bytes with the release's tip in their holes (what the gateway and the export do). */
+export async function releaseDocument(out: string, release: string, path: string): Promise<string> {
+  const entry = (await releaseManifest(out, release)).get(path)!;
+  const { tip } = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, release)));
+  return documentBytes(entry, await readObject(out, entry.object), tip!, path).toString('utf8');
 }
