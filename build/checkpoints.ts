@@ -51,8 +51,6 @@ export const KEEP_RECENT = 4;
 
 export const checkpointDirectory = (out: string) => join(paths.buildPrivate(out), 'checkpoints');
 const fileOf = (out: string, sha: string) => join(checkpointDirectory(out), `${sha}.json.gz`);
-/** Where pkgcat 0.1 kept its one checkpoint (at the last built tip); read once, then removed. */
-const legacyFile = (out: string) => join(paths.buildPrivate(out), 'checkpoint.json.gz');
 
 /** The sections of a checkpoint that are lists, one line per item: `[section, item]`. */
 const MODEL_LISTS = ['manifests', 'scorecards', 'advisories', 'history', 'names', 'diagnostics'] as const satisfies readonly (keyof ModelSnapshot)[];
@@ -99,7 +97,7 @@ async function* linesIn(bytes: Buffer): AsyncGenerator<string> {
   const gunzip = createGunzip();
   gunzip.end(bytes);
   const decoder = new StringDecoder('utf8');
-  // The pieces of the line being read: a long line (a checkpoint written as one JSON text) is joined once, not at every chunk.
+  // The pieces of the line being read: a long line is joined once, not at every chunk.
   let pieces: string[] = [];
   for await (const chunk of gunzip) {
     const text = decoder.write(chunk as Buffer);
@@ -131,10 +129,8 @@ async function read(file: string): Promise<Checkpoint | null> {
     const lines = linesIn(await readFile(file));
     const first = await lines.next();
     if (first.done) return null;
-    const header = JSON.parse(first.value) as Header | Checkpoint;
+    const header = JSON.parse(first.value) as Header;
     if (header.layout !== LAYOUT_VERSION) return null;
-    // Written by an earlier version as one JSON text.
-    if ('model' in header) return header;
     const model = Object.fromEntries(MODEL_LISTS.map((section) => [section, []])) as unknown as ModelSnapshot;
     // The rollups are packed as they are read: as text, they are most of the checkpoint.
     const transitive = new PackedStrings();
@@ -193,8 +189,7 @@ export class Checkpoints {
       const checkpoint = await read(fileOf(this.#out, sha));
       if (checkpoint?.sha === sha) return checkpoint;
     }
-    const legacy = await read(legacyFile(this.#out));
-    return legacy && this.#depths.has(legacy.sha) ? legacy : null;
+    return null;
   }
 
   async save(checkpoint: Checkpoint): Promise<void> {
@@ -211,7 +206,6 @@ export class Checkpoints {
       // Temporary files of a killed save go too.
       if (sha === null || !keep.has(sha)) await rm(join(checkpointDirectory(this.#out), name), { force: true });
     }
-    await rm(legacyFile(this.#out), { force: true });
   }
 
   /** Shas of the chain that have a checkpoint file, newest first. */

@@ -36,6 +36,7 @@ import type { AdvisoryPageView } from '../src/site/advisory-page.ts';
 import { packagePageView } from '../src/site/package-page.ts';
 import { loadSite } from './site.ts';
 import type { PackedStrings } from './chunks.ts';
+import { memoizedPer } from '../src/memo.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
 export interface ReleaseContent {
@@ -135,19 +136,10 @@ function* publishedPackages(content: ReleaseContent): Iterable<{ key: string; na
 export type Writer = (context: WriterContext) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
 
 /** The tip's records, each parsed once per release on first use and shared by every writer (none changes them). */
-const parsedRecords = new WeakMap<ReleaseContent, Map<string, PackageRecord>>();
-
-function recordOf(content: ReleaseContent, key: string): PackageRecord | null {
-  let parsed = parsedRecords.get(content);
-  if (!parsed) parsedRecords.set(content, (parsed = new Map()));
-  let record = parsed.get(key);
-  if (!record) {
-    const text = content.records.get(key);
-    if (text === undefined) return null;
-    parsed.set(key, (record = JSON.parse(text) as PackageRecord));
-  }
-  return record;
-}
+const recordOf = memoizedPer((content: ReleaseContent, key: string): PackageRecord | null => {
+  const text = content.records.get(key);
+  return text === undefined ? null : (JSON.parse(text) as PackageRecord);
+});
 
 /** Composed once per release, on first use: the documents' input. */
 const tips = new WeakMap<ReleaseContent, TipDocuments>();
@@ -268,35 +260,25 @@ function tracedTip(tip: TipDocuments, reads: Set<string>, commit?: CommitInfo): 
 
 const jsonOf = (value: unknown): string | undefined => (value === undefined ? undefined : JSON.stringify(value));
 
-/** The line of each input of the release in a key (`<input>=<hash>`), made once on first use. */
-const inputLines = new WeakMap<ReleaseContent, Map<string, string>>();
-
 /**
  * The line of one input (`record:<key>`, ...) at the tip in a document's key: the input and its
- * hash (absent inputs hash alike). Made once per input: a floating SBOM reads every record of its
- * closure, and 20,000 packages' SBOMs read millions.
+ * hash (absent inputs hash alike), made once per release.
  */
-function inputLine(content: ReleaseContent, read: string): string {
-  let lines = inputLines.get(content);
-  if (!lines) inputLines.set(content, (lines = new Map()));
-  let line = lines.get(read);
-  if (line === undefined) {
-    const colon = read.indexOf(':');
-    const [kind, key] = [read.slice(0, colon), read.slice(colon + 1)];
-    const value =
-      kind === 'record' ? content.records.get(key)
-      : kind === 'transitive' ? content.transitive.digest(key)
-      : kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
-      : kind === 'advisory' ? (tipOf(content).advisories.has(key) ? JSON.stringify(tipOf(content).advisories.get(key)) : undefined)
-      : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
-      : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
-      // A commit as the pages show it: its message (the chain's entries may carry more, which differs by how the build came by them).
-      : kind === 'commit' ? (siteOf(content).commits.has(key) ? jsonOf(siteOf(content).commits.get(key)!.message) : undefined)
-      : undefined;
-    lines.set(read, (line = `${read}=${value === undefined ? '-' : contentHash(value)}`));
-  }
-  return line;
-}
+const inputLine = memoizedPer((content: ReleaseContent, read: string): string => {
+  const colon = read.indexOf(':');
+  const [kind, key] = [read.slice(0, colon), read.slice(colon + 1)];
+  const value =
+    kind === 'record' ? content.records.get(key)
+    : kind === 'transitive' ? content.transitive.digest(key)
+    : kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
+    : kind === 'advisory' ? (tipOf(content).advisories.has(key) ? JSON.stringify(tipOf(content).advisories.get(key)) : undefined)
+    : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
+    : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
+    // A commit as the pages show it: its message (the chain's entries may carry more, which differs by how the build came by them).
+    : kind === 'commit' ? (siteOf(content).commits.has(key) ? jsonOf(siteOf(content).commits.get(key)!.message) : undefined)
+    : undefined;
+  return `${read}=${value === undefined ? '-' : contentHash(value)}`;
+});
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
 function tracedKey(context: WriterContext, kind: string, reads: readonly string[] | undefined): string | null {
@@ -365,15 +347,7 @@ async function withHoles(
 }
 
 /** Whether the record of `key` holds nothing a stand-in's value could come from, checked once per release. */
-const plainRecords = new WeakMap<ReleaseContent, Map<string, boolean>>();
-
-function plainRecord(content: ReleaseContent, key: string): boolean {
-  let plain = plainRecords.get(content);
-  if (!plain) plainRecords.set(content, (plain = new Map()));
-  let result = plain.get(key);
-  if (result === undefined) plain.set(key, (result = !STAND_IN_SOURCES.test(content.records.get(key) ?? '')));
-  return result;
-}
+const plainRecord = memoizedPer((content: ReleaseContent, key: string): boolean => !STAND_IN_SOURCES.test(content.records.get(key) ?? ''));
 
 
 // ---- Pages -----------------------------------------------------------------------------------

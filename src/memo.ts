@@ -15,3 +15,19 @@ export function memoized<T>(compute: (argument: string) => T, limit = 100_000): 
     return result;
   };
 }
+
+/**
+ * A pure function of an owner (a release's content, a state's documents) and an argument, its
+ * results kept per owner for as long as the owner lives: made once per release, not once per
+ * document that asks (a record parsed, an input hashed, a package's link).
+ */
+export function memoizedPer<Owner extends object, T>(compute: (owner: Owner, argument: string) => T): (owner: Owner, argument: string) => T {
+  const byOwner = new WeakMap<Owner, Map<string, T>>();
+  return (owner, argument) => {
+    let results = byOwner.get(owner);
+    if (!results) byOwner.set(owner, (results = new Map()));
+    let result = results.get(argument);
+    if (result === undefined && !results.has(argument)) results.set(argument, (result = compute(owner, argument)));
+    return result as T;
+  };
+}

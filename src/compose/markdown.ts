@@ -13,7 +13,7 @@ import { isReservedName, nameKey } from '../grammar.ts';
 import type { FullAdvisory, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 import { absolute, BLAST_RADIUS_SHOWN, culpritAdvisory, DEPENDENTS_SHOWN, oneLine, plainText, siteLink, webUrl, wholeBlastRadius, type AdvisoryReach, type TipDocuments } from './documents.ts';
 import type { VersionEvent } from './types.ts';
-import { memoized } from '../memo.ts';
+import { memoized, memoizedPer } from '../memo.ts';
 
 /** Versions listed in a mirror, newest first; the rest are in versions.json. */
 export const MIRROR_VERSIONS = 20;
@@ -60,21 +60,11 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 const code = (text: string) => `\`${text}\``;
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
-/** Package references made once per state: a popular package is named in thousands of mirrors. */
-const packageRefs = new WeakMap<TipDocuments, Map<string, string>>();
-
-/** The mirror's link to another package: its mirror when the package is at the tip, else its name and `missing`. */
-function packageRef(tip: TipDocuments, name: string): string {
-  let refs = packageRefs.get(tip);
-  if (!refs) packageRefs.set(tip, (refs = new Map()));
-  let ref = refs.get(name);
-  if (ref === undefined) {
-    const record = tip.records.get(nameKey(name));
-    ref = record ? markdownLink(escapeMarkdown(record.name), absolute(tip, record.links.markdown)) : `${escapeMarkdown(name)} (**missing**: not in the catalog)`;
-    refs.set(name, ref);
-  }
-  return ref;
-}
+/** The mirror's link to another package: its mirror when the package is at the tip, else its name and `missing` (made once per state: a popular package is named in thousands of mirrors). */
+const packageRef = memoizedPer((tip: TipDocuments, name: string): string => {
+  const record = tip.records.get(nameKey(name));
+  return record ? markdownLink(escapeMarkdown(record.name), absolute(tip, record.links.markdown)) : `${escapeMarkdown(name)} (**missing**: not in the catalog)`;
+});
 
 const advisoryRef = (tip: TipDocuments, id: string) => markdownLink(escapeMarkdown(id), siteLink(tip, 'advisory-markdown', { id }));
 

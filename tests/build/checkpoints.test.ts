@@ -4,9 +4,8 @@
  * the whole history (BuildResult.applied counts them), and builds exactly what a clean build of the
  * new history builds. The demo history (42 commits) with checkpoints every 4 commits.
  */
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
 import { KEEP_PER_SPACING, KEEP_RECENT, checkpointDirectory } from '../../build/checkpoints.ts';
@@ -101,46 +100,5 @@ describe('checkpoints along the chain', () => {
     const kept = await checkpointed(out);
     expect(kept.length).toBeLessThanOrEqual(KEEP_RECENT + KEEP_PER_SPACING);
     expect(kept).toEqual([shas[27], shas[31], shas[35], shas[39], shas[41]].sort());
-  });
-});
-
-describe('the one checkpoint of pkgcat 0.1 (<out>/build/checkpoint.json.gz)', () => {
-  it('is resumed from once, then replaced by the checkpoints directory', async () => {
-    const legacyRepo = `${await temporaryDirectory()}/catalog`;
-    const legacyOut = `${await temporaryDirectory()}/out`;
-    const first = await createCatalogRepo(legacyRepo, commits.slice(0, 3));
-    await build(legacyRepo, legacyOut);
-    await rename(join(checkpointDirectory(legacyOut), `${first[2]}.json.gz`), join(legacyOut, 'build', 'checkpoint.json.gz'));
-    await rm(checkpointDirectory(legacyOut), { recursive: true });
-
-    const [tip] = await appendCommits(legacyRepo, commits.slice(3, 4));
-    expect(await build(legacyRepo, legacyOut)).toMatchObject({ tip, composed: 1, applied: 1, resumedFrom: first[2] });
-    expect(await readdir(join(legacyOut, 'build'))).toEqual(['checkpoints']);
-    expect(await checkpointed(legacyOut)).toEqual([tip]);
-  });
-});
-
-describe('a checkpoint written as one JSON text (pkgcat before checkpoints were JSON lines)', () => {
-  it('is resumed from', async () => {
-    const oldRepo = `${await temporaryDirectory()}/catalog`;
-    const oldOut = `${await temporaryDirectory()}/out`;
-    const first = await createCatalogRepo(oldRepo, commits.slice(0, 3));
-    await build(oldRepo, oldOut);
-    // The same checkpoint as one JSON text: its header's fields, then each list whole.
-    const file = join(checkpointDirectory(oldOut), `${first[2]}.json.gz`);
-    const [header, ...items] = gunzipSync(await readFile(file)).toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
-    const whole: Record<string, Record<string, unknown[]>> & { layout?: number; sha?: string } = {
-      model: { manifests: [], scorecards: [], advisories: [], history: [], names: [], diagnostics: [] },
-      composer: { records: [], cards: [], transitive: [], index: [] },
-    };
-    for (const [section, item] of items as [string, unknown][]) {
-      const [part, list] = section.split('.');
-      whole[part][list].push(item);
-    }
-    await writeFile(file, gzipSync(JSON.stringify({ layout: header.layout, sha: header.sha, model: { commit: header.commit, ...whole.model }, composer: whole.composer })));
-
-    const [tip] = await appendCommits(oldRepo, commits.slice(3, 4));
-    expect(await build(oldRepo, oldOut)).toMatchObject({ tip, composed: 1, applied: 1, resumedFrom: first[2] });
-    await expectSameAsCleanBuild(oldOut, commits.slice(0, 4), [...first, tip]);
   });
 });
