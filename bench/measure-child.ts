@@ -7,9 +7,13 @@
  * (`process.resourceUsage().maxRSS`, KiB) is the build's own, without `/usr/bin/time`. The parent
  * times the whole child, start-up included; `buildSeconds` here is buildCatalog alone.
  */
+import { enableCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { buildCatalog } from '../build/build.ts';
+
+// As bin/pkgcat.js does: the build's sources load from Node's compile cache, as they do for a user.
+enableCompileCache();
+const { buildCatalog } = await import('../build/build.ts');
 
 const { values } = parseArgs({ options: { repo: { type: 'string' }, out: { type: 'string' } } });
 if (!values.repo || !values.out) {

@@ -150,8 +150,10 @@ async function buildLocked(
   log: (line: string, diagnostic?: Diagnostic) => void,
 ): Promise<BuildResult> {
   const { out } = options;
+  // git walks the chain while the modules load.
+  const chainRead = repo.chain(tip);
   // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
-  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { tipExamples }, { readRecentChanges }] = await Promise.all([
+  const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { tipExamples }, { readRecentChanges }, { loadSite }] = await Promise.all([
     import('./model.ts'),
     import('./composer.ts'),
     import('./objects.ts'),
@@ -160,14 +162,20 @@ async function buildLocked(
     import('../src/compose/diff.ts'),
     import('./examples.ts'),
     import('./changes.ts'),
+    import('./site.ts'),
   ]);
-  const chain = await repo.chain(tip);
+  const chain = await chainRead;
+  const store = new ObjectStore(out);
+  // Started now, as they wait on the disk and on other threads for most of their time, and the
+  // checkpoint read and git's answers below do too: the packs' index (read at the first lookup) and
+  // the site's render workers (each loads the compiled site before its first page). A failure
+  // shows where the build next uses them.
+  void Promise.all([store.hasRoot(tip), loadSite()]).catch(() => {});
   // After a force-push, the newest checkpoint still on main: a few commits back, not the root.
   const checkpoints = new Checkpoints(out, chain, options.checkpointSpacings);
   const resume = await checkpoints.newest();
   const model = resume ? CatalogModel.restore(resume.model) : new CatalogModel();
   const composer = resume ? new Composer(resume.composer) : new Composer();
-  const store = new ObjectStore(out);
 
   const logged = await repo.log(tip, resume?.sha ?? null);
   const infos = await repo.commitInfos(logged);

@@ -6,7 +6,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { contentHash } from '../src/store/hash.ts';
-import { PackObjects, readStoredObject } from '../src/store/objects.ts';
+import { openObjects, readStoredObject, type PackObjects } from '../src/store/objects.ts';
 import { Semaphore } from '../src/concurrency.ts';
 
 /**
@@ -46,8 +46,9 @@ export class ObjectStore {
   #settledSoFar: Promise<unknown> = Promise.resolve();
 
   constructor(out: string) {
-    // Its own backend, not the process's shared reader (openObjects): what it knows of the folder is what it wrote.
-    this.objects = new PackObjects(out);
+    // The process's shared reader (openObjects): publishing and the release's checks read through
+    // it too, so the packs' index is read once, and the items this build writes are found as written.
+    this.objects = openObjects(out);
   }
 
   /** Stores bytes once; `served` bodies also get precompressed copies. Returns the hash. */
