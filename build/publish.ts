@@ -26,7 +26,8 @@ import { ChunkedCollection } from './chunks.ts';
 import type { ObjectStore } from './objects.ts';
 import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
-import { isRendition, WRITERS, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
+import { InputTable, inputEpoch, readInputs } from './inputs.ts';
+import { inputHash, isRendition, WRITERS, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
 
 export type { ReleaseContent };
 
@@ -126,10 +127,13 @@ class Stage {
   readonly #checks: DocumentChecks;
   readonly #store: ObjectStore;
   readonly #previous: ReadonlyMap<string, ManifestEntry>;
+  /** What the traced documents read, and which of those inputs changed since the previous release. */
+  readonly inputs: InputTable;
 
-  constructor(store: ObjectStore, previous: { object: string; entries: [string, ManifestEntry][] }[], checks: DocumentChecks) {
+  constructor(store: ObjectStore, previous: { object: string; entries: [string, ManifestEntry][] }[], checks: DocumentChecks, inputs: InputTable) {
     this.#store = store;
     this.#checks = checks;
+    this.inputs = inputs;
     this.manifest = ChunkedCollection.stored(renderManifestChunk, previous);
     this.#previous = new Map(this.manifest.items);
   }
@@ -179,10 +183,20 @@ class Stage {
     this.counts.rendered++;
   }
 
-  /** A document kept from the previous release when its inputs did not change; rendered otherwise. */
+  #keeps(kept: ManifestEntry, rendition: Rendition): boolean {
+    if (this.inputs.unchanged(kept.reads)) return true;
+    if (rendition.key(kept.reads) !== kept.key) return false;
+    if (kept.reads) this.inputs.note(kept.reads);
+    return true;
+  }
+
+  /**
+   * A document kept from the previous release when its inputs did not change (none of the inputs a
+   * traced document read changed since, or else its key is the same); rendered otherwise.
+   */
   async place(file: string, rendition: Rendition): Promise<void> {
     const kept = this.#previous.get(file);
-    if (kept?.key !== undefined && rendition.key(kept.reads) === kept.key) {
+    if (kept?.key !== undefined && this.#keeps(kept, rendition)) {
       this.#set(file, kept);
       this.counts.kept++;
       return;
@@ -198,20 +212,26 @@ class Stage {
     const keep = key !== null && !atTip;
     const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
     const entry = { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) };
+    if (keep && reads) this.inputs.note(reads);
     this.#set(file, entry);
     this.problems.push(...this.#checks.problems(file, entry, filled.bytes));
   }
 }
 
 /** The current release: its manifest, chunk by chunk, and its tip's state (none when there is no release of this layout). */
-async function currentRelease(out: string): Promise<{ manifest: { object: string; entries: [string, ManifestEntry][] }[]; tip: StateRoot | null }> {
+async function currentRelease(out: string): Promise<{ manifest: { object: string; entries: [string, ManifestEntry][] }[]; tip: StateRoot | null; inputs: Awaited<ReturnType<typeof readInputs>> }> {
   const id = await currentReleaseId(out);
-  if (!id) return { manifest: [], tip: null };
+  if (!id) return { manifest: [], tip: null, inputs: null };
   const dir = paths.release(out, id);
   const info = await readJson<ReleaseInfo>(paths.releaseInfo(dir)).catch(() => null);
-  if (info?.layout !== LAYOUT_VERSION) return { manifest: [], tip: null };
-  const [chunks, tip] = await Promise.all([readManifest(openObjects(out), await readJson<ChunkRef[]>(paths.manifest(dir))), info.tip && readStateRoot(out, info.tip.sha)]);
-  return { manifest: chunks.map(({ ref, entries }) => ({ object: ref.object, entries })), tip };
+  if (info?.layout !== LAYOUT_VERSION) return { manifest: [], tip: null, inputs: null };
+  const objects = openObjects(out);
+  const [chunks, tip, inputs] = await Promise.all([
+    readManifest(objects, await readJson<ChunkRef[]>(paths.manifest(dir))),
+    info.tip && readStateRoot(out, info.tip.sha),
+    readInputs(objects, paths.inputs(dir)),
+  ]);
+  return { manifest: chunks.map(({ ref, entries }) => ({ object: ref.object, entries })), tip, inputs };
 }
 
 /**
@@ -226,7 +246,9 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const current = await currentRelease(out);
-  const stage = new Stage(store, current.manifest, new DocumentChecks(content.tip, content.chain.length));
+  const version = await codeVersion();
+  const inputs = new InputTable(inputEpoch(version, content.siteUrl), (input) => inputHash(content, input), current.inputs);
+  const stage = new Stage(store, current.manifest, new DocumentChecks(content.tip, content.chain.length), inputs);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
   // A row's files, once placed, for the writers that read them (llms-full.txt reads the mirrors).
@@ -245,7 +267,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   };
   const context: WriterContext = {
     content,
-    codeVersion: await codeVersion(),
+    codeVersion: version,
     placed: async (rowId, params) => {
       const { entry } = await placedEntry(rowId, params);
       await store.settled();
@@ -284,6 +306,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   );
   // The manifest, in chunks: a release that changed a few documents writes the few chunks that name them.
   const manifest = await stage.flush();
+  const inputsFile = await inputs.flush(store);
   await store.settled();
   stage.counts.filesWritten += store.written - objectsBefore.files;
   stage.counts.bytesWritten += store.bytesWritten - objectsBefore.bytes;
@@ -294,6 +317,7 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   await stage.write(paths.names(staging), serialize(Object.fromEntries([...content.names].sort(([a], [b]) => (a < b ? -1 : 1)))));
   await stage.write(paths.diagnostics(staging), serialize(content.diagnostics));
   await stage.write(paths.manifest(staging), serialize(manifest));
+  await stage.write(paths.inputs(staging), serialize(inputsFile));
 
   await validateRelease(out, staging, { manifest: stage.manifest.items, documentProblems: stage.problems, writtenStates: content.writtenStates, checkedTip: current.tip });
   const final = paths.release(out, id);

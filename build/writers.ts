@@ -261,10 +261,11 @@ function tracedTip(tip: TipDocuments, reads: Set<string>, commit?: CommitInfo): 
 const jsonOf = (value: unknown): string | undefined => (value === undefined ? undefined : JSON.stringify(value));
 
 /**
- * The line of one input (`record:<key>`, ...) at the tip in a document's key: the input and its
- * hash (absent inputs hash alike), made once per release.
+ * The hash of one input (`record:<key>`, ...) at the tip, as a document's key covers it (absent
+ * inputs hash alike, as `-`), made once per release. The release's input table keeps it too
+ * (build/inputs.ts).
  */
-const inputLine = memoizedPer((content: ReleaseContent, read: string): string => {
+export const inputHash = memoizedPer((content: ReleaseContent, read: string): string => {
   const colon = read.indexOf(':');
   const [kind, key] = [read.slice(0, colon), read.slice(colon + 1)];
   const value =
@@ -277,13 +278,13 @@ const inputLine = memoizedPer((content: ReleaseContent, read: string): string =>
     // A commit as the pages show it: its message (the chain's entries may carry more, which differs by how the build came by them).
     : kind === 'commit' ? (siteOf(content).commits.has(key) ? jsonOf(siteOf(content).commits.get(key)!.message) : undefined)
     : undefined;
-  return `${read}=${value === undefined ? '-' : contentHash(value)}`;
+  return value === undefined ? '-' : contentHash(value);
 });
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
 function tracedKey(context: WriterContext, kind: string, reads: readonly string[] | undefined): string | null {
   if (!reads || reads.includes(EVERYTHING)) return null;
-  const lines = reads.map((read) => inputLine(context.content, read));
+  const lines = reads.map((read) => `${read}=${inputHash(context.content, read)}`);
   return contentHash(`${kind}\n${context.codeVersion}\n${context.content.siteUrl}\n${lines.join('\n')}`);
 }
 

@@ -183,6 +183,8 @@ export const paths = {
   diagnostics: (releaseDir: string) => join(releaseDir, 'diagnostics.json'),
   /** The release's manifest: its chunks, each `{ path: entry }` for the anonymous files (src/store/manifest.ts). */
   manifest: (releaseDir: string) => join(releaseDir, 'manifest.json'),
+  /** What the release's traced documents read, with each input's hash: `{ epoch, chunks }` (build/inputs.ts). */
+  inputs: (releaseDir: string) => join(releaseDir, 'inputs.json'),
   /** A static export (`pkgcat export`): the anonymous files as a static host serves them. */
   public: (exportDir: string) => join(exportDir, 'public'),
   /** Paths inside an export's `public/` besides the registry's public files: the header rules for Netlify / Cloudflare Pages. */
