@@ -1,21 +1,24 @@
 /**
  * A release's input table: every input a traced document of the release read (`record:<key>`,
- * `card:<key>`, ...; build/writers.ts inputHash) with the hash of its value at the release. It
- * tells the next release which inputs changed since, so a kept document is checked with a set
- * lookup per input it read instead of hashing its key again (a 20,000-package catalog's documents
- * read 3.6 million inputs, and a commit changes a few).
+ * `card:<key>`, ...; build/writers.ts inputHash) with the hash of its value at the release and the
+ * number of the release's documents that read it. It tells the next release which inputs changed
+ * since, so a kept document is checked with a set lookup per input it read instead of hashing its
+ * key again (a 20,000-package catalog's documents read 3.6 million inputs, and a commit changes a few).
  *
  * Why that is the key check's answer: a document of release N, rendered or kept, read inputs whose
  * values at N are those it was rendered from, and the table of N holds every one of them with its
  * hash at N. So when none of them differs at N + 1, neither does its key, and it is kept; when one
  * does, or the code or the site URL changed (the table's epoch), the key decides as before.
  *
- * The table of a release holds exactly the inputs its kept documents read, hashed at its tip: a
- * document is kept only while its inputs are the same, so it read what a build from scratch would
- * read, and the table is the one a build from scratch stores (tests/build/determinism.test.ts).
+ * The counts keep the table to exactly the inputs of the documents a release keeps, at the cost of
+ * what changed: a document rendered again gives back its old inputs and takes its new ones, one
+ * that is gone gives back its own, and an input nobody reads leaves. A document is kept only while
+ * its inputs are the same, so it read what a build from scratch would read: the table is the one a
+ * build from scratch stores (tests/build/determinism.test.ts).
  *
  * Stored like a manifest: `releases/<id>/inputs.json` is `{ epoch, chunks }`, each chunk a JSON
- * object `{ [input]: hash }` in the packs, so a commit writes the chunks of the inputs it changed.
+ * object `{ [input]: [hash, readers] }` in the packs, so a commit writes the chunks of the inputs it
+ * changed.
  */
 import { contentHash } from '../src/store/hash.ts';
 import { readJson, type ChunkRef } from '../src/store/layout.ts';
@@ -31,21 +34,26 @@ export interface InputsFile {
   readonly chunks: ChunkRef[];
 }
 
-const renderChunk = (entries: [string, string][]): string => JSON.stringify(Object.fromEntries(entries));
+/** An input's hash at the release, and how many of the release's documents read it. */
+type Row = [hash: string, readers: number];
+
+const renderChunk = (entries: [string, Row][]): string => JSON.stringify(Object.fromEntries(entries));
 
 /** What a document's key covers besides its inputs' values (and its kind, which its path fixes). */
 export const inputEpoch = (codeVersion: string, siteUrl: string): string => contentHash(`${codeVersion}\n${siteUrl}`);
 
 const READS_AT_A_TIME = 16;
 
+export type StoredInputs = { epoch: string; chunks: { object: string; entries: [string, Row][] }[] };
+
 /** The table of a release, chunk by chunk; null when it has none (a release of an earlier pkgcat) or it cannot be read. */
-export async function readInputs(objects: ObjectBackend, file: string): Promise<{ epoch: string; chunks: { object: string; entries: [string, string][] }[] } | null> {
+export async function readInputs(objects: ObjectBackend, file: string): Promise<StoredInputs | null> {
   const stored = await readJson<InputsFile>(file).catch(() => null);
   if (!stored) return null;
   const reads = new Semaphore(READS_AT_A_TIME);
   const chunks = await Promise.all(
     stored.chunks.map((ref) =>
-      reads.run(async () => ({ object: ref.object, entries: Object.entries(JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, string>) })),
+      reads.run(async () => ({ object: ref.object, entries: Object.entries(JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, Row>) })),
     ),
   );
   return { epoch: stored.epoch, chunks };
@@ -54,59 +62,73 @@ export async function readInputs(objects: ObjectBackend, file: string): Promise<
 export class InputTable {
   readonly #epoch: string;
   readonly #hashOf: (input: string) => string;
-  /** This release's table: the previous one's, its hashes brought up to date, and the inputs of the documents rendered now. */
-  readonly #table: ChunkedCollection<string>;
-  /** Whether the previous table is of this epoch: only then does it vouch for a kept document. */
-  readonly #sameEpoch: boolean;
+  /** This release's table: the previous one's (of the same epoch), brought up to date. */
+  readonly #table: ChunkedCollection<Row>;
+  /**
+   * Whether the previous release's table is of this epoch. Only then does it vouch for a kept
+   * document, and count the previous release's documents (else the table starts empty, and every
+   * document kept or rendered is counted as new).
+   */
+  readonly #continued: boolean;
   /** The inputs whose hash changed since the previous release; made on first use. */
   #changed: Set<string> | null = null;
-  /** The inputs the release's kept documents read: the table keeps these and no others. */
-  readonly #read = new Set<string>();
 
   /** `hashOf`: an input's hash at this release. `previous`: the previous release's table (readInputs). */
-  constructor(epoch: string, hashOf: (input: string) => string, previous: Awaited<ReturnType<typeof readInputs>>) {
+  constructor(epoch: string, hashOf: (input: string) => string, previous: StoredInputs | null) {
     this.#epoch = epoch;
     this.#hashOf = hashOf;
-    this.#sameEpoch = previous?.epoch === epoch;
-    this.#table = ChunkedCollection.stored(renderChunk, this.#sameEpoch ? previous!.chunks : []);
+    this.#continued = previous?.epoch === epoch;
+    this.#table = ChunkedCollection.stored(renderChunk, this.#continued ? previous!.chunks : []);
   }
 
-  /**
-   * Whether a document of the previous release that read `inputs` reads the same values now (false:
-   * unknown, check its key). When it does, it is kept, and its inputs stay in the table.
-   */
+  /** Whether a document of the previous release that read `inputs` reads the same values now (false: unknown, check its key). */
   unchanged(inputs: readonly string[] | undefined): boolean {
-    if (!inputs || !this.#sameEpoch) return false;
+    if (!inputs || !this.#continued) return false;
     const changed = this.#changedInputs();
-    for (const input of inputs) if (changed.has(input)) return false;
-    this.note(inputs);
+    // An input the table lacks is not vouched for: the counts keep every input of a counted document,
+    // and this keeps a wrong count from ever keeping a document whose input changed.
+    for (const input of inputs) if (changed.has(input) || !this.#table.items.has(input)) return false;
     return true;
   }
 
-  /** Adds the inputs of a document this release keeps (rendered now, or kept as its key is the same). */
-  note(inputs: readonly string[]): void {
-    for (const input of inputs) {
-      if (this.#read.has(input)) continue;
-      this.#read.add(input);
-      if (!this.#table.items.has(input)) this.#table.set(input, this.#hashOf(input));
-    }
+  /** A document of the previous release kept as its key is the same. */
+  kept(inputs: readonly string[] | undefined): void {
+    if (!this.#continued) this.#count(inputs, 1);
+  }
+
+  /** A document rendered: it read `inputs` now (undefined: it is not kept), and `before` in the previous release. */
+  rendered(inputs: readonly string[] | undefined, before: readonly string[] | undefined): void {
+    if (this.#continued) this.#count(before, -1);
+    this.#count(inputs, 1);
+  }
+
+  /** A document of the previous release that this one has not. */
+  gone(inputs: readonly string[] | undefined): void {
+    if (this.#continued) this.#count(inputs, -1);
   }
 
   /** Stores the chunks that changed; the content of `inputs.json`. */
   async flush(store: ObjectStore): Promise<InputsFile> {
     this.#changedInputs();
-    for (const input of this.#table.items.keys()) if (!this.#read.has(input)) this.#table.set(input, null);
     return { epoch: this.#epoch, chunks: await this.#table.flush(store) };
+  }
+
+  #count(inputs: readonly string[] | undefined, change: 1 | -1): void {
+    for (const input of inputs ?? []) {
+      const row = this.#table.items.get(input);
+      const readers = (row?.[1] ?? 0) + change;
+      this.#table.set(input, readers <= 0 ? null : [row?.[0] ?? this.#hashOf(input), readers]);
+    }
   }
 
   #changedInputs(): Set<string> {
     if (!this.#changed) {
       this.#changed = new Set();
-      for (const [input, hash] of this.#table.items) {
+      for (const [input, [hash, readers]] of this.#table.items) {
         const now = this.#hashOf(input);
         if (now !== hash) {
           this.#changed.add(input);
-          this.#table.set(input, now);
+          this.#table.set(input, [now, readers]);
         }
       }
     }

@@ -150,7 +150,11 @@ class Stage {
 
   /** The manifest's chunks, once every file is placed: a file not placed this time is dropped. */
   async flush(): Promise<ChunkRef[]> {
-    for (const file of this.#previous.keys()) if (!this.#placed.has(file)) this.manifest.set(file, null);
+    for (const [file, entry] of this.#previous) {
+      if (this.#placed.has(file)) continue;
+      this.manifest.set(file, null);
+      if (entry.key !== undefined) this.inputs.gone(entry.reads);
+    }
     return this.manifest.flush(this.#store);
   }
 
@@ -186,7 +190,7 @@ class Stage {
   #keeps(kept: ManifestEntry, rendition: Rendition): boolean {
     if (this.inputs.unchanged(kept.reads)) return true;
     if (rendition.key(kept.reads) !== kept.key) return false;
-    if (kept.reads) this.inputs.note(kept.reads);
+    this.inputs.kept(kept.reads);
     return true;
   }
 
@@ -212,7 +216,7 @@ class Stage {
     const keep = key !== null && !atTip;
     const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
     const entry = { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) };
-    if (keep && reads) this.inputs.note(reads);
+    this.inputs.rendered(keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
     this.#set(file, entry);
     this.problems.push(...this.#checks.problems(file, entry, filled.bytes));
   }

@@ -272,7 +272,7 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
     kind === 'record' ? content.records.get(key)
     : kind === 'transitive' ? content.transitive.digest(key)
     : kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
-    : kind === 'advisory' ? (tipOf(content).advisories.has(key) ? JSON.stringify(tipOf(content).advisories.get(key)) : undefined)
+    : kind === 'advisory' ? advisoryInput(content, key)
     : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
     : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
     // A commit as the pages show it: its message (the chain's entries may carry more, which differs by how the build came by them).
@@ -280,6 +280,21 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
     : undefined;
   return value === undefined ? '-' : contentHash(value);
 });
+
+/**
+ * An advisory's reach as the inputs of a document that reads it: the records it is active in and
+ * the rollups of the packages that reach it (each holds its path), by their hashes. Not its JSON,
+ * which repeats every path of a blast radius of thousands (at 20,000 packages, the advisories'
+ * JSON was 300 MB to hash every commit).
+ */
+function advisoryInput(content: ReleaseContent, id: string): string | undefined {
+  const reach = tipOf(content).advisories.get(id);
+  if (!reach) return undefined;
+  const lines = [`advisory ${id}`];
+  for (const { record } of reach.direct) lines.push(`record:${nameKey(record.name)}=${inputHash(content, `record:${nameKey(record.name)}`)}`);
+  for (const { culpritPath } of reach.reaching) lines.push(`transitive:${nameKey(culpritPath[0])}=${inputHash(content, `transitive:${nameKey(culpritPath[0])}`)}`);
+  return lines.join('\n');
+}
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
 function tracedKey(context: WriterContext, kind: string, reads: readonly string[] | undefined): string | null {
