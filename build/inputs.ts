@@ -46,17 +46,23 @@ const READS_AT_A_TIME = 16;
 
 export type StoredInputs = { epoch: string; chunks: { object: string; entries: [string, Row][] }[] };
 
-/** The table of a release, chunk by chunk; null when it has none (a release of an earlier pkgcat) or it cannot be read. */
+/**
+ * The table of a release, chunk by chunk; null when it has none (a release of an earlier pkgcat) or
+ * it cannot be read: the table only saves time, and without it every key is checked.
+ */
 export async function readInputs(objects: ObjectBackend, file: string): Promise<StoredInputs | null> {
-  const stored = await readJson<InputsFile>(file).catch(() => null);
-  if (!stored) return null;
-  const reads = new Semaphore(READS_AT_A_TIME);
-  const chunks = await Promise.all(
-    stored.chunks.map((ref) =>
-      reads.run(async () => ({ object: ref.object, entries: Object.entries(JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, Row>) })),
-    ),
-  );
-  return { epoch: stored.epoch, chunks };
+  try {
+    const stored = await readJson<InputsFile>(file);
+    const reads = new Semaphore(READS_AT_A_TIME);
+    const chunks = await Promise.all(
+      stored.chunks.map((ref) =>
+        reads.run(async () => ({ object: ref.object, entries: Object.entries(JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, Row>) })),
+      ),
+    );
+    return { epoch: stored.epoch, chunks };
+  } catch {
+    return null;
+  }
 }
 
 export class InputTable {

@@ -26,7 +26,7 @@ import { ChunkedCollection } from './chunks.ts';
 import type { ObjectStore } from './objects.ts';
 import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
-import { InputTable, inputEpoch, readInputs } from './inputs.ts';
+import { InputTable, inputEpoch, readInputs, type StoredInputs } from './inputs.ts';
 import { inputHash, isRendition, WRITERS, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
 
 export type { ReleaseContent };
@@ -187,6 +187,7 @@ class Stage {
     this.counts.rendered++;
   }
 
+  /** Whether a document of the previous release stays: its inputs did not change (the input table says so, or else its key). */
   #keeps(kept: ManifestEntry, rendition: Rendition): boolean {
     if (this.inputs.unchanged(kept.reads)) return true;
     if (rendition.key(kept.reads) !== kept.key) return false;
@@ -194,10 +195,7 @@ class Stage {
     return true;
   }
 
-  /**
-   * A document kept from the previous release when its inputs did not change (none of the inputs a
-   * traced document read changed since, or else its key is the same); rendered otherwise.
-   */
+  /** A document kept from the previous release when its inputs did not change; rendered otherwise. */
   async place(file: string, rendition: Rendition): Promise<void> {
     const kept = this.#previous.get(file);
     if (kept?.key !== undefined && this.#keeps(kept, rendition)) {
@@ -222,8 +220,8 @@ class Stage {
   }
 }
 
-/** The current release: its manifest, chunk by chunk, and its tip's state (none when there is no release of this layout). */
-async function currentRelease(out: string): Promise<{ manifest: { object: string; entries: [string, ManifestEntry][] }[]; tip: StateRoot | null; inputs: Awaited<ReturnType<typeof readInputs>> }> {
+/** The current release: its manifest, chunk by chunk, its tip's state and its input table (none when there is no release of this layout). */
+async function currentRelease(out: string): Promise<{ manifest: { object: string; entries: [string, ManifestEntry][] }[]; tip: StateRoot | null; inputs: StoredInputs | null }> {
   const id = await currentReleaseId(out);
   if (!id) return { manifest: [], tip: null, inputs: null };
   const dir = paths.release(out, id);
