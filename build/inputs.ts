@@ -76,8 +76,11 @@ export class InputTable {
    * document kept or rendered is counted as new).
    */
   readonly #continued: boolean;
-  /** The inputs whose hash changed since the previous release; made on first use. */
-  #changed: Set<string> | null = null;
+  /**
+   * Each input of the previous release's table, and whether its hash is the same now (one lookup
+   * per input a kept document read); made on first use.
+   */
+  #vouched: Map<string, boolean> | null = null;
 
   /** `hashOf`: an input's hash at this release. `previous`: the previous release's table (readInputs). */
   constructor(epoch: string, hashOf: (input: string) => string, previous: StoredInputs | null) {
@@ -90,10 +93,10 @@ export class InputTable {
   /** Whether a document of the previous release that read `inputs` reads the same values now (false: unknown, check its key). */
   unchanged(inputs: readonly string[] | undefined): boolean {
     if (!inputs || !this.#continued) return false;
-    const changed = this.#changedInputs();
-    // An input the table lacks is not vouched for: the counts keep every input of a counted document,
-    // and this keeps a wrong count from ever keeping a document whose input changed.
-    for (const input of inputs) if (changed.has(input) || !this.#table.items.has(input)) return false;
+    const vouched = this.#compare();
+    // An input the previous table lacks is not vouched for: the counts keep every input of a counted
+    // document, and this keeps a wrong count from ever keeping a document whose input changed.
+    for (const input of inputs) if (vouched.get(input) !== true) return false;
     return true;
   }
 
@@ -115,7 +118,7 @@ export class InputTable {
 
   /** Stores the chunks that changed; the content of `inputs.json`. */
   async flush(store: ObjectStore): Promise<InputsFile> {
-    this.#changedInputs();
+    this.#compare();
     return { epoch: this.#epoch, chunks: await this.#table.flush(store) };
   }
 
@@ -127,17 +130,16 @@ export class InputTable {
     }
   }
 
-  #changedInputs(): Set<string> {
-    if (!this.#changed) {
-      this.#changed = new Set();
+  /** Hashes each input of the table at this release, once: the changed ones get their new hash. */
+  #compare(): Map<string, boolean> {
+    if (!this.#vouched) {
+      this.#vouched = new Map();
       for (const [input, [hash, readers]] of this.#table.items) {
         const now = this.#hashOf(input);
-        if (now !== hash) {
-          this.#changed.add(input);
-          this.#table.set(input, [now, readers]);
-        }
+        this.#vouched.set(input, now === hash);
+        if (now !== hash) this.#table.set(input, [now, readers]);
       }
     }
-    return this.#changed;
+    return this.#vouched;
   }
 }

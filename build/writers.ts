@@ -285,15 +285,14 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
  * An advisory's reach as the inputs of a document that reads it: the records it is active in and
  * the rollups of the packages that reach it (each holds its path), by their hashes. Not its JSON,
  * which repeats every path of a blast radius of thousands (at 20,000 packages, the advisories'
- * JSON was 300 MB to hash every commit).
+ * JSON was 300 MB to hash every commit). A record and a rollup name their package, so the hashes
+ * in order also say which packages.
  */
 function advisoryInput(content: ReleaseContent, id: string): string | undefined {
   const reach = tipOf(content).advisories.get(id);
   if (!reach) return undefined;
-  const lines = [`advisory ${id}`];
-  for (const { record } of reach.direct) lines.push(`record:${nameKey(record.name)}=${inputHash(content, `record:${nameKey(record.name)}`)}`);
-  for (const { culpritPath } of reach.reaching) lines.push(`transitive:${nameKey(culpritPath[0])}=${inputHash(content, `transitive:${nameKey(culpritPath[0])}`)}`);
-  return lines.join('\n');
+  const hashes = (kind: string, names: Iterable<string>) => Array.from(names, (name) => inputHash(content, `${kind}:${nameKey(name)}`)).join(',');
+  return `advisory ${id}\nrecords ${hashes('record', reach.direct.map(({ record }) => record.name))}\nrollups ${hashes('transitive', reach.reaching.map(({ culpritPath }) => culpritPath[0]))}`;
 }
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
