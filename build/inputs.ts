@@ -22,8 +22,8 @@
  */
 import { contentHash } from '../src/store/hash.ts';
 import { readJson, type ChunkRef } from '../src/store/layout.ts';
-import { readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
-import { Semaphore } from '../src/concurrency.ts';
+import { readKeyedChunks, renderKeyedChunk } from '../src/store/manifest.ts';
+import type { ObjectBackend } from '../src/store/objects.ts';
 import { ChunkedCollection } from './chunks.ts';
 import type { ObjectStore } from './objects.ts';
 
@@ -37,12 +37,8 @@ export interface InputsFile {
 /** An input's hash at the release, and how many of the release's documents read it. */
 type Row = [hash: string, readers: number];
 
-const renderChunk = (entries: [string, Row][]): string => JSON.stringify(Object.fromEntries(entries));
-
 /** What a document's key covers besides its inputs' values (and its kind, which its path fixes). */
 export const inputEpoch = (codeVersion: string, siteUrl: string): string => contentHash(`${codeVersion}\n${siteUrl}`);
-
-const READS_AT_A_TIME = 16;
 
 export type StoredInputs = { epoch: string; chunks: { object: string; entries: [string, Row][] }[] };
 
@@ -53,13 +49,8 @@ export type StoredInputs = { epoch: string; chunks: { object: string; entries: [
 export async function readInputs(objects: ObjectBackend, file: string): Promise<StoredInputs | null> {
   try {
     const stored = await readJson<InputsFile>(file);
-    const reads = new Semaphore(READS_AT_A_TIME);
-    const chunks = await Promise.all(
-      stored.chunks.map((ref) =>
-        reads.run(async () => ({ object: ref.object, entries: Object.entries(JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, Row>) })),
-      ),
-    );
-    return { epoch: stored.epoch, chunks };
+    const chunks = await readKeyedChunks<Row>(objects, stored.chunks);
+    return { epoch: stored.epoch, chunks: chunks.map(({ ref, entries }) => ({ object: ref.object, entries })) };
   } catch {
     return null;
   }
@@ -87,7 +78,7 @@ export class InputTable {
     this.#epoch = epoch;
     this.#hashOf = hashOf;
     this.#continued = previous?.epoch === epoch;
-    this.#table = ChunkedCollection.stored(renderChunk, this.#continued ? previous!.chunks : []);
+    this.#table = ChunkedCollection.stored(renderKeyedChunk<Row>, this.#continued ? previous!.chunks : []);
   }
 
   /** Whether a document of the previous release that read `inputs` reads the same values now (false: unknown, check its key). */

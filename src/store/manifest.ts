@@ -38,8 +38,13 @@ export interface ManifestEntry {
 /** The entries of one manifest chunk, by path. */
 export type ManifestChunk = Record<string, ManifestEntry>;
 
-/** The text of a manifest chunk (what the build stores, and `parseManifestChunk` reads). */
-export const renderManifestChunk = (entries: [string, ManifestEntry][]): string => JSON.stringify(Object.fromEntries(entries));
+/**
+ * The text of a chunk of keyed items, a JSON object `{ [key]: item }`: a manifest's (what the build
+ * stores, and `parseManifestChunk` reads), and a release's input table's (build/inputs.ts).
+ */
+export const renderKeyedChunk = <T>(entries: [string, T][]): string => JSON.stringify(Object.fromEntries(entries));
+
+export const renderManifestChunk: (entries: [string, ManifestEntry][]) => string = renderKeyedChunk;
 
 export const parseManifestChunk = (bytes: Buffer): ManifestChunk => JSON.parse(bytes.toString('utf8')) as ManifestChunk;
 
@@ -78,11 +83,14 @@ export function documentBytes(entry: ManifestEntry, stored: Buffer, tip: Pick<Co
 /** Chunks read at a time: a manifest is hundreds of small objects, and each read waits on the disk. */
 const READS_AT_A_TIME = 16;
 
-/** Every chunk of a manifest, in path order, each with its entries (the next release's start, the static export, the release's checks). */
-export async function readManifest(objects: ObjectBackend, refs: readonly ChunkRef[]): Promise<{ ref: ChunkRef; entries: [string, ManifestEntry][] }[]> {
+/** Every chunk of keyed items (renderKeyedChunk), in key order, each with its entries. */
+export async function readKeyedChunks<T>(objects: ObjectBackend, refs: readonly ChunkRef[]): Promise<{ ref: ChunkRef; entries: [string, T][] }[]> {
   const reads = new Semaphore(READS_AT_A_TIME);
-  return Promise.all(refs.map((ref) => reads.run(async () => ({ ref, entries: Object.entries(parseManifestChunk(await readStoredObject(objects, ref.object))) }))));
+  return Promise.all(refs.map((ref) => reads.run(async () => ({ ref, entries: Object.entries(JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, T>) }))));
 }
+
+/** Every chunk of a manifest, in path order, each with its entries (the next release's start, the static export, the release's checks). */
+export const readManifest = (objects: ObjectBackend, refs: readonly ChunkRef[]) => readKeyedChunks<ManifestEntry>(objects, refs);
 
 /** Every entry of a manifest, in path order. */
 export async function* manifestEntries(objects: ObjectBackend, refs: readonly ChunkRef[]): AsyncIterable<[string, ManifestEntry]> {

@@ -37,7 +37,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { crc32, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { CONTENT_HASH_LENGTH, contentHash } from './hash.ts';
 import { syncDirectory } from './atomic.ts';
 
@@ -113,17 +113,6 @@ function itemKey(hash: string, kind: number): Buffer {
   return key;
 }
 
-/** An index record: the key, flags, where the item sits, and a CRC-32 over those 28 bytes. */
-function indexRecord(key: Buffer, flags: number, offset: number, length: number): Buffer {
-  const record = Buffer.alloc(RECORD);
-  key.copy(record, 0);
-  record[17] = flags;
-  record.writeUIntLE(offset, 18, 6);
-  record.writeUInt32LE(length, 24);
-  record.writeUInt32LE(crc32(record.subarray(0, 28)), 28);
-  return record;
-}
-
 /** The CRC-32 lookup table (the polynomial of zlib's crc32). */
 const CRC_TABLE = Int32Array.from({ length: 256 }, (_, byte) => {
   let crc = byte;
@@ -132,14 +121,36 @@ const CRC_TABLE = Int32Array.from({ length: 256 }, (_, byte) => {
 });
 
 /**
- * Whether the record at `at` is whole: its CRC-32 matches. Computed here, not by zlib's crc32: an
- * index of 300,000 records is checked when a process opens the packs, and a native call and a
- * buffer view per record cost five times the table loop.
+ * The CRC-32 of the 28 bytes of a record at `at`. Computed here, not by zlib's crc32: an index of
+ * 300,000 records is checked when a process opens the packs, and a native call and a buffer view
+ * per record cost five times the table loop.
  */
-function validRecord(bytes: Buffer, at: number): boolean {
+function recordCrc(bytes: Buffer, at: number): number {
   let crc = -1;
   for (let index = at; index < at + 28; index++) crc = CRC_TABLE[(crc ^ bytes[index]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ -1) >>> 0 === bytes.readUInt32LE(at + 28);
+  return (crc ^ -1) >>> 0;
+}
+
+/** Whether the record at `at` is whole: its CRC-32 matches. */
+const validRecord = (bytes: Buffer, at: number): boolean => recordCrc(bytes, at) === bytes.readUInt32LE(at + 28);
+
+/** An index record: the key, flags, where the item sits, and a CRC-32 over those 28 bytes. */
+function indexRecord(key: Buffer, flags: number, offset: number, length: number): Buffer {
+  const record = Buffer.alloc(RECORD);
+  key.copy(record, 0);
+  record[17] = flags;
+  record.writeUIntLE(offset, 18, 6);
+  record.writeUInt32LE(length, 24);
+  record.writeUInt32LE(recordCrc(record, 0), 28);
+  return record;
+}
+
+/** The last record of a pack's index: the pack is whole. */
+function sealRecord(): Buffer {
+  const seal = Buffer.alloc(RECORD);
+  seal[16] = SEAL;
+  seal.writeUInt32LE(recordCrc(seal, 0), 28);
+  return seal;
 }
 
 async function writeFully(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
@@ -395,9 +406,7 @@ export class PackObjects implements ObjectBackend {
       if (!writer.failed) {
         // On disk before the seal says the pack is whole: what a build wrote survives a power cut once it ends.
         await writer.pack.sync();
-        const seal = Buffer.alloc(RECORD);
-        seal[16] = SEAL;
-        seal.writeUInt32LE(crc32(seal.subarray(0, 28)), 28);
+        const seal = sealRecord();
         await this.#append(writer, null, () => seal);
         await writer.index.sync();
       }
@@ -466,10 +475,7 @@ export class PackObjects implements ObjectBackend {
     } finally {
       await handle.close();
     }
-    const seal = Buffer.alloc(RECORD);
-    seal[16] = SEAL;
-    seal.writeUInt32LE(crc32(seal.subarray(0, 28)), 28);
-    records.push(seal);
+    records.push(sealRecord());
     const index = await open(`${indexFile}.tmp`, 'wx');
     try {
       await writeFully(index, Buffer.concat(records), 0);

@@ -7,9 +7,10 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFile, readdir, stat } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { geometricSplit, PackObjects, readStoredObject } from '../../src/store/objects.ts';
 import { temporaryDirectory } from '../helpers/catalog.ts';
@@ -168,6 +169,17 @@ describe('the pack object store', () => {
     const objects = packObjects(out);
     expect(await listed(objects)).toEqual([...hashes].sort());
     for (const [index, hash] of hashes.entries()) expect((await objects.get(hash))?.toString()).toBe(body(index));
+  });
+
+  it('ends each index record with the CRC-32 (zlib\'s) of its 28 bytes before, and the sealed index with a seal record', async () => {
+    const out = await temporaryDirectory();
+    await writePack(out, 0, 20);
+    const [pack] = await packFiles(out);
+    const index = await readFile(join(out, 'objects', pack.replace(/\.pack$/, '.idx')));
+    const records = Array.from({ length: index.length / 32 - 1 }, (_, at) => index.subarray(32 + at * 32, 64 + at * 32));
+    expect(records).toHaveLength(21);
+    for (const record of records) expect(record.readUInt32LE(28)).toBe(crc32(record.subarray(0, 28)));
+    expect(records.at(-1)![16]).toBe(0xff);
   });
 
   it('merging packs keeps every object readable, also for a reader holding the packs merged away', async () => {
