@@ -282,17 +282,18 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
 });
 
 /**
- * An advisory's reach as the inputs of a document that reads it: the records it is active in and
- * the rollups of the packages that reach it (each holds its path), by their hashes. Not its JSON,
- * which repeats every path of a blast radius of thousands (at 20,000 packages, the advisories'
- * JSON was 300 MB to hash every commit). A record and a rollup name their package, so the hashes
- * in order also say which packages.
+ * An advisory's reach as the input of a document that reads it: the hashes of the records it is
+ * active in (each names its package and holds the advisory as that package sees it), then the path
+ * of each package that reaches it. Not its JSON, which repeats every field name of a blast radius
+ * of thousands (at 20,000 packages, 300 MB to hash every commit); not the hashes of the reaching
+ * packages' whole rollups either, which change with any other advisory they reach.
  */
 function advisoryInput(content: ReleaseContent, id: string): string | undefined {
   const reach = tipOf(content).advisories.get(id);
   if (!reach) return undefined;
-  const hashes = (kind: string, names: Iterable<string>) => Array.from(names, (name) => inputHash(content, `${kind}:${nameKey(name)}`)).join(',');
-  return `advisory ${id}\nrecords ${hashes('record', reach.direct.map(({ record }) => record.name))}\nrollups ${hashes('transitive', reach.reaching.map(({ culpritPath }) => culpritPath[0]))}`;
+  const records = reach.direct.map(({ record }) => inputHash(content, `record:${nameKey(record.name)}`)).join(',');
+  // Package names hold no spaces (src/grammar.ts).
+  return `advisory ${id}\nrecords ${records}\n${reach.reaching.map(({ culpritPath }) => culpritPath.join(' ')).join('\n')}`;
 }
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
