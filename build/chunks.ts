@@ -12,13 +12,6 @@ import { contentHash } from '../src/store/hash.ts';
 import type { ObjectStore } from './objects.ts';
 import type { ChunkRef } from '../src/store/layout.ts';
 
-/**
- * What is put waits in memory until the thread pool has written it: a first composition puts the
- * whole catalog's chunks at once (the transitive rollups of 20,000 packages are 320 MB), so a
- * flush waits for the writes after about this many bytes.
- */
-export const SETTLE_EVERY_BYTES = 32 * 1024 * 1024;
-
 /** About one chunk boundary every CHUNK_SPREAD keys. */
 const CHUNK_SPREAD = 32;
 
@@ -193,16 +186,10 @@ export class ChunkedCollection<T> {
       const index = this.chunkOf.get(key);
       if (index !== undefined) stale.add(index);
     }
-    let unsettled = 0;
     for (const index of stale) {
       const chunk = this.layout[index];
       const text = this.render(chunk.keys.map((key) => [key, this.items.get(key)!]));
       chunk.object = text === '' ? null : await store.put(text);
-      unsettled += text.length;
-      if (unsettled >= SETTLE_EVERY_BYTES) {
-        await store.settled();
-        unsettled = 0;
-      }
     }
     this.dirty.clear();
     return this.layout.flatMap((chunk) => (chunk.object ? [{ first: chunk.keys[0], object: chunk.object }] : []));

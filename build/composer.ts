@@ -21,9 +21,6 @@ import { ChunkedCollection, PackedStrings, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
 
-/** Batches of 64 bodies (deps.json, versions.json) put before waiting for their writes. */
-const SETTLE_EVERY_BATCHES = 16;
-
 const joinItems = (entries: [string, string][]) => entries.map(([, text]) => text).filter((text) => text !== '').join(',');
 const indexObject = (entries: [string, PackageIndexEntry][]) => serialize(Object.fromEntries(entries));
 
@@ -200,9 +197,8 @@ export class Composer {
       ? everything(state.packages.keys(), state.history.keys(), this.index.items.keys())
       : everything(this.dirtyDeps, this.dirtyViews, this.dirtyVersions);
     if (!all) for (const key of this.dirtyViews) for (const dependent of analysis.dependents.get(key) ?? []) indexKeys.add(dependent);
-    // Bodies are written concurrently: a popular package's upgrade changes thousands of deps.json.
-    const writes: Promise<void>[] = [];
-    let batches = 0;
+    // A popular package's upgrade changes thousands of deps.json: the store writes them in the
+    // background, and put() waits when too many bytes are in flight.
     for (const key of indexKeys) {
       const pkg = state.packages.get(key);
       const history = state.history.get(key);
@@ -215,19 +211,9 @@ export class Composer {
       const versionsStale = all || this.dirtyVersions.has(key) || previous?.name !== name || !previous.versions;
       const entry: PackageIndexEntry = { name };
       this.index.set(key, entry);
-      writes.push(
-        (async () => {
-          if (pkg) entry.deps = await store.put(serialize(composeDeps(state, analysis, key)), { served: true });
-          if (history) entry.versions = versionsStale ? await store.put(serialize(composeVersions(state, key, name)), { served: true }) : previous!.versions;
-        })(),
-      );
-      if (writes.length >= 64) {
-        await Promise.all(writes.splice(0));
-        // The bodies put wait in memory until written: a first composition puts two per package.
-        if (++batches % SETTLE_EVERY_BATCHES === 0) await store.settled();
-      }
+      if (pkg) entry.deps = await store.put(serialize(composeDeps(state, analysis, key)), { served: true });
+      if (history) entry.versions = versionsStale ? await store.put(serialize(composeVersions(state, key, name)), { served: true }) : previous!.versions;
     }
-    await Promise.all(writes);
 
     // Transitive rollups change for everything that reaches a seed.
     const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);

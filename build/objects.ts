@@ -17,13 +17,22 @@ export const PRECOMPRESS_MIN_BYTES = 4096;
 
 const WRITES_AT_A_TIME = 8;
 
+/**
+ * Bytes put and not yet written, past which put() waits before it returns. Composing and
+ * rendering run ahead of the thread pool's compression: a popular package's commit renders
+ * 38,000 documents at 20,000 packages, and their bodies once waited in memory all at once
+ * (1.6 GB). Waiting here keeps the bodies in flight to about this much, for every caller.
+ */
+export const QUEUED_BYTES_LIMIT = 64 * 1024 * 1024;
+
 const BROTLI_OPTIONS = (length: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: length } });
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzipCallback);
 
 /**
- * Objects are written in the background: put() returns the hash at once and the build goes on
- * composing while the thread pool writes (and compresses) the bytes. `settled()` resolves when
+ * Objects are written in the background: put() returns the hash as soon as the bytes in flight
+ * are under QUEUED_BYTES_LIMIT, and the build goes on composing while the thread pool writes (and
+ * compresses) them. `settled()` resolves when
  * what was put so far is in the packs, where another process finds it; `putRoot` awaits it before
  * writing a state root that names those objects, so a state on disk never names a missing object.
  * `close()` ends the build's pack and merges the small ones.
@@ -44,6 +53,9 @@ export class ObjectStore {
   bytesWritten = 0;
   /** Every write put before the last call of settled(): a second caller waits for the first one's writes too. */
   #settledSoFar: Promise<unknown> = Promise.resolve();
+  /** Bytes put and not written yet, and the callers waiting for them to go under the limit. */
+  #queuedBytes = 0;
+  #room: PromiseWithResolvers<void> | null = null;
 
   constructor(out: string) {
     // The process's shared reader (openObjects): publishing and the release's checks read through
@@ -57,16 +69,28 @@ export class ObjectStore {
     const hash = contentHash(bytes);
     if (this.known.has(hash)) return hash;
     this.known.set(hash, bytes.length);
+    this.#queuedBytes += bytes.length;
     const write = (async () => {
-      // An earlier build's object stays as it is: the bytes under a hash never change.
-      if (await this.objects.has(hash)) return;
-      this.written += 1;
-      this.bytesWritten += bytes.length;
-      await this.#writing.run(() => this.write(hash, bytes, options.served === true));
+      try {
+        // An earlier build's object stays as it is: the bytes under a hash never change.
+        if (await this.objects.has(hash)) return;
+        this.written += 1;
+        this.bytesWritten += bytes.length;
+        await this.#writing.run(() => this.write(hash, bytes, options.served === true));
+      } finally {
+        this.#queuedBytes -= bytes.length;
+        if (this.#queuedBytes <= QUEUED_BYTES_LIMIT) this.#room?.resolve();
+      }
     })();
     // A failure is reported by settled(), not as an unhandled rejection while the build composes on.
     write.catch(() => {});
     this.pending.push(write);
+    while (this.#queuedBytes > QUEUED_BYTES_LIMIT) {
+      this.#room ??= Promise.withResolvers();
+      const room = this.#room.promise;
+      await room;
+      if (this.#room?.promise === room) this.#room = null;
+    }
     return hash;
   }
 
