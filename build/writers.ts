@@ -143,25 +143,55 @@ const recordOf = memoizedPer((content: ReleaseContent, key: string): PackageReco
 
 /** Composed once per release, on first use: the documents' input. */
 const tips = new WeakMap<ReleaseContent, TipDocuments>();
-/** The transitive rollups parsed once per release (the documents and the pages read them). */
-const rollups = new WeakMap<ReleaseContent, Map<string, TransitiveAdvisory[]>>();
 
-function transitiveOf(content: ReleaseContent): Map<string, TransitiveAdvisory[]> {
-  let transitive = rollups.get(content);
-  if (!transitive) {
-    transitive = new Map();
-    // Each name and id held once: as JSON.parse gives them, every path's names are copies of their
-    // own (the rollups of 20,000 packages took 800 MB parsed, 200 MB with names shared).
-    const strings = new Map<string, string>();
-    const shared = (text: string) => strings.get(text) ?? (strings.set(text, text), text);
-    for (const [key, text] of content.transitive) {
-      const entries = JSON.parse(`[${text}]`) as TransitiveAdvisory[];
-      transitive.set(key, entries.map(({ advisoryId, culpritPath }) => ({ advisoryId: shared(advisoryId), culpritPath: culpritPath.map(shared) })));
-    }
-    rollups.set(content, transitive);
+/**
+ * The tip's transitive entries by package, parsed from the composer's text when asked for and not
+ * kept: the rollups of the whole catalog are read once per release, for the advisories' reach
+ * (src/compose/documents.ts keeps what the documents show of it), and a package's own when its
+ * documents are rendered. Parsed and held at once, those of 20,000 packages took 200 MB.
+ */
+class ParsedRollups implements ReadonlyMap<string, readonly TransitiveAdvisory[]> {
+  readonly #packed: PackedStrings;
+
+  constructor(packed: PackedStrings) {
+    this.#packed = packed;
   }
-  return transitive;
+
+  get(key: string): TransitiveAdvisory[] | undefined {
+    const text = this.#packed.get(key);
+    return text === undefined ? undefined : (JSON.parse(`[${text}]`) as TransitiveAdvisory[]);
+  }
+
+  has(key: string): boolean {
+    return this.#packed.has(key);
+  }
+
+  get size(): number {
+    return this.#packed.size;
+  }
+
+  keys(): MapIterator<string> {
+    return this.#packed.keys();
+  }
+
+  *entries(): MapIterator<[string, TransitiveAdvisory[]]> {
+    for (const key of this.#packed.keys()) yield [key, this.get(key)!];
+  }
+
+  *values(): MapIterator<TransitiveAdvisory[]> {
+    for (const key of this.#packed.keys()) yield this.get(key)!;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, TransitiveAdvisory[]]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: TransitiveAdvisory[], key: string, map: ReadonlyMap<string, readonly TransitiveAdvisory[]>) => void): void {
+    for (const [key, value] of this.entries()) callback(value, key, this);
+  }
 }
+
+const transitiveOf = (content: ReleaseContent): ParsedRollups => new ParsedRollups(content.transitive);
 
 function tipOf(content: ReleaseContent): TipDocuments {
   let tip = tips.get(content);
@@ -283,17 +313,18 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
 
 /**
  * An advisory's reach as the input of a document that reads it: the hashes of the records it is
- * active in (each names its package and holds the advisory as that package sees it), then the path
- * of each package that reaches it. Not its JSON, which repeats every field name of a blast radius
- * of thousands (at 20,000 packages, 300 MB to hash every commit); not the hashes of the reaching
- * packages' whole rollups either, which change with any other advisory they reach.
+ * active in (each names its package and holds the advisory as that package sees it), then the
+ * paths the documents show (first by name, then nearest first) and how many packages reach it.
+ * Not its JSON, which repeats every field name; not the hashes of the reaching packages' whole
+ * rollups either, which change with any other advisory they reach.
  */
 function advisoryInput(content: ReleaseContent, id: string): string | undefined {
   const reach = tipOf(content).advisories.get(id);
   if (!reach) return undefined;
   const records = reach.direct.map(({ record }) => inputHash(content, `record:${nameKey(record.name)}`)).join(',');
   // Package names hold no spaces (src/grammar.ts).
-  return `advisory ${id}\nrecords ${records}\n${reach.reaching.map(({ culpritPath }) => culpritPath.join(' ')).join('\n')}`;
+  const paths = (entries: readonly TransitiveAdvisory[]) => entries.map(({ culpritPath }) => culpritPath.join(' ')).join('\n');
+  return `advisory ${id}\nrecords ${records}\nreached by ${reach.reachCount}\n${paths(reach.reaching)}\nnearest\n${paths(reach.nearest)}`;
 }
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
@@ -490,6 +521,7 @@ function siteOf(content: ReleaseContent): SiteContext {
     envelope: () => ENVELOPE_HOLE,
     record: (key) => recordOf(content, key)!,
     transitive: transitiveOf(content),
+    reach: tipOf(content).advisories,
     history: content.history,
     changes: content.recentChanges,
   });

@@ -31,11 +31,16 @@ export interface AdvisoryReach {
   /** The advisory as seen from each package it is active on (their own fixed versions), in name order. */
   readonly direct: readonly { readonly record: PackageRecord; readonly advisory: FullAdvisory }[];
   /**
-   * The blast radius: each package that reaches a directly affected one through build and
-   * runtime dependencies, with its path (the package's transitive entry: shortest, names first;
-   * DECISIONS.md 2), in name order. A directly affected package is in `direct`, not here.
+   * The blast radius: the packages that reach a directly affected one through build and runtime
+   * dependencies, each with its path (the package's transitive entry: shortest, names first;
+   * DECISIONS.md 2). A directly affected package is in `direct`, not here. Only what a document
+   * shows is kept: the first BLAST_RADIUS_SHOWN in name order, the first BLAST_RADIUS_SHOWN
+   * nearest first (shortest path, then name), and how many there are; the full bundle of a commit
+   * has every one.
    */
   readonly reaching: readonly TransitiveAdvisory[];
+  readonly nearest: readonly TransitiveAdvisory[];
+  readonly reachCount: number;
 }
 
 /**
@@ -75,25 +80,45 @@ export function tipDocuments(input: Omit<TipDocuments, 'advisories' | 'records'>
   return { ...input, records, advisories: advisoryReach(records, input.transitive) };
 }
 
-function advisoryReach(
+/**
+ * The reach of every advisory active at the tip, from the records in name order (compareNames)
+ * and each package's transitive entries. Each package's entries are read once, and only what the
+ * documents show is kept of them: the blast radius of an advisory on a package everything depends
+ * on is every package of the catalog, each with a path.
+ */
+export function advisoryReach(
   records: ReadonlyMap<string, PackageRecord>,
   transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>,
 ): Map<string, AdvisoryReach> {
   const direct = new Map<string, { record: PackageRecord; advisory: FullAdvisory }[]>();
-  const reaching = new Map<string, TransitiveAdvisory[]>();
-  const add = <T>(map: Map<string, T[]>, id: string, item: T) => {
-    const list = map.get(id);
-    if (list) list.push(item);
-    else map.set(id, [item]);
-  };
-  // Records are in name order, so each list comes out in name order.
+  const reaching = new Map<string, { reaching: TransitiveAdvisory[]; nearest: TransitiveAdvisory[]; reachCount: number }>();
   for (const [key, record] of records) {
-    for (const advisory of record.advisories) add(direct, advisory.id, { record, advisory });
-    for (const entry of transitive.get(key) ?? []) add(reaching, entry.advisoryId, entry);
+    for (const advisory of record.advisories) {
+      const list = direct.get(advisory.id);
+      if (list) list.push({ record, advisory });
+      else direct.set(advisory.id, [{ record, advisory }]);
+    }
+    for (const entry of transitive.get(key) ?? []) {
+      let reach = reaching.get(entry.advisoryId);
+      if (!reach) reaching.set(entry.advisoryId, (reach = { reaching: [], nearest: [], reachCount: 0 }));
+      reach.reachCount++;
+      // Records come in name order: the first ones are the first by name, and of two paths of one length the earlier stays first.
+      if (reach.reaching.length < BLAST_RADIUS_SHOWN) reach.reaching.push(entry);
+      keepNearest(reach.nearest, entry);
+    }
   }
-  return new Map(
-    [...direct.keys()].sort().map((id) => [id, { id, direct: direct.get(id)!, reaching: reaching.get(id) ?? [] }]),
-  );
+  const none = { reaching: [], nearest: [], reachCount: 0 };
+  return new Map([...direct.keys()].sort().map((id) => [id, { id, direct: direct.get(id)!, ...(reaching.get(id) ?? none) }]));
+}
+
+/** Adds `entry` to the BLAST_RADIUS_SHOWN shortest paths of `nearest` (sorted by length, then by arrival) when it is one of them. */
+function keepNearest(nearest: TransitiveAdvisory[], entry: TransitiveAdvisory): void {
+  const length = entry.culpritPath.length;
+  if (nearest.length >= BLAST_RADIUS_SHOWN && nearest[nearest.length - 1].culpritPath.length <= length) return;
+  let at = nearest.length;
+  while (at > 0 && nearest[at - 1].culpritPath.length > length) at--;
+  nearest.splice(at, 0, entry);
+  if (nearest.length > BLAST_RADIUS_SHOWN) nearest.pop();
 }
 
 /** The absolute URL of a registry row's path with its parameters (percent-encoded). */

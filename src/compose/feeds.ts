@@ -53,10 +53,10 @@ function newFeed(tip: TipDocuments, id: 'advisory-feed' | 'changes-feed', title:
   });
 }
 
-/** At most FEED_LIST_ITEMS list items, then how many more (an advisory reaches thousands: only those shown are made). */
-function list<T>(items: readonly T[], item: (value: T) => string): string {
+/** At most FEED_LIST_ITEMS list items, then how many more of `total` (an advisory reaches thousands: only those shown are made). */
+function list<T>(items: readonly T[], item: (value: T) => string, total = items.length): string {
   const shown = items.slice(0, FEED_LIST_ITEMS).map((value) => `<li>${item(value)}</li>`);
-  const more = items.length - shown.length;
+  const more = total - shown.length;
   return `<ul>${shown.join('')}${more > 0 ? `<li>and ${more} more</li>` : ''}</ul>`;
 }
 
@@ -79,8 +79,8 @@ function advisoryContent(tip: TipDocuments, reach: AdvisoryReach): string {
     `<p><strong>Severity:</strong> ${escapeHtml(advisory.severity)}${advisory.cvss ? ` (CVSS ${advisory.cvss.score}, <code>${escapeHtml(advisory.cvss.vector)}</code>)` : ''}</p>`,
     `<p><strong>Active on ${reach.direct.length} ${reach.direct.length === 1 ? 'package' : 'packages'}:</strong></p>`,
     list(reach.direct, ({ record, advisory: seen }) => `${pageLink(tip, record, record.name)} ${escapeHtml(record.version)} (${fixed(seen)})`),
-    reach.reaching.length > 0
-      ? `<p><strong>Reached by ${reach.reaching.length} ${reach.reaching.length === 1 ? 'package' : 'packages'}</strong> through their dependencies:</p>${list(reach.reaching, (entry) => `${packageLink(tip, entry.culpritPath[0])}: ${escapeHtml(entry.culpritPath.join(' → '))}`)}`
+    reach.reachCount > 0
+      ? `<p><strong>Reached by ${reach.reachCount} ${reach.reachCount === 1 ? 'package' : 'packages'}</strong> through their dependencies:</p>${list(reach.reaching, (entry) => `${packageLink(tip, entry.culpritPath[0])}: ${escapeHtml(entry.culpritPath.join(' → '))}`, reach.reachCount)}`
       : '<p>No other package depends on an affected package.</p>',
     ...(advisory.details ? [`<pre>${escapeHtml(advisory.details)}</pre>`] : []),
     ...(advisory.aliases.length > 0 ? [`<p><strong>Aliases:</strong> ${escapeHtml(advisory.aliases.join(', '))}</p>`] : []),

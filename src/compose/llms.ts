@@ -107,11 +107,11 @@ export function composeLlmsTxt(tip: TipDocuments, parts: readonly LlmsFullPart[]
   const packages = [...tip.records.values()].map((record) =>
     item(escapeMarkdown(record.name), absolute(tip, record.links.markdown), `${escapeMarkdown(record.version)}, ${escapeMarkdown(shorten(record.description, NOTE_LENGTH)) || 'no description'}`),
   );
-  const advisories = [...tip.advisories.values()].map(({ id, direct, reaching }) => {
+  const advisories = [...tip.advisories.values()].map(({ id, direct, reachCount }) => {
     const advisory = direct[0].advisory;
     const names = direct.slice(0, ACTIVE_ON_SHOWN).map(({ record }) => escapeMarkdown(record.name));
     const on = `${names.join(', ')}${direct.length > ACTIVE_ON_SHOWN ? ` and ${direct.length - ACTIVE_ON_SHOWN} more` : ''}`;
-    const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; active on ${on}; ${reaching.length} other ${reaching.length === 1 ? 'package reaches' : 'packages reach'} it`;
+    const note = `${advisory.severity}${advisory.summary ? `, ${escapeMarkdown(shorten(advisory.summary, NOTE_LENGTH))}` : ''}; active on ${on}; ${reachCount} other ${reachCount === 1 ? 'package reaches' : 'packages reach'} it`;
     return item(escapeMarkdown(id), url('advisory-markdown', { id }), note);
   });
   // The rest of the file first, then the advisories (fewer, and what an agent asks about most), then the packages, within the budget.

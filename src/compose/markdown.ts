@@ -270,21 +270,21 @@ export function composeAdvisoryMarkdown(tip: TipDocuments, reach: AdvisoryReach)
     '',
     '## Blast radius',
     '',
-    ...(reach.reaching.length > 0
+    ...(reach.reachCount > 0
       ? [
-          `${plural(reach.reaching.length, 'package reaches', 'packages reach')} an affected package through build and runtime dependencies; each path is a shortest one, from the package to the affected one:`,
+          `${plural(reach.reachCount, 'package reaches', 'packages reach')} an affected package through build and runtime dependencies; each path is a shortest one, from the package to the affected one:`,
           '',
           table(
             ['Package', 'Version', 'Path'],
-            reach.reaching.slice(0, BLAST_RADIUS_SHOWN).map((entry) => {
+            reach.reaching.map((entry) => {
               const record = tip.records.get(nameKey(entry.culpritPath[0]))!;
               return [packageRef(tip, record.name), escapeMarkdown(record.version), pathText(entry)];
             }),
           ),
-          ...(reach.reaching.length > BLAST_RADIUS_SHOWN
+          ...(reach.reachCount > BLAST_RADIUS_SHOWN
             ? [
                 '',
-                `These are the first ${BLAST_RADIUS_SHOWN} by name; ${plural(reach.reaching.length - BLAST_RADIUS_SHOWN, 'more package reaches', 'more packages reach')} it. The full bundle of this commit lists every one, in each package's \`transitiveAdvisories\` (sign in): <${wholeBlastRadius(tip, tip.commit.sha)}>`,
+                `These are the first ${BLAST_RADIUS_SHOWN} by name; ${plural(reach.reachCount - BLAST_RADIUS_SHOWN, 'more package reaches', 'more packages reach')} it. The full bundle of this commit lists every one, in each package's \`transitiveAdvisories\` (sign in): <${wholeBlastRadius(tip, tip.commit.sha)}>`,
               ]
             : []),
         ]

@@ -6,10 +6,10 @@
  * ties broken by name), so the page says what `/api/pkgs/bundle/{sha}/full.json` says.
  */
 import { compareNames } from '../grammar.ts';
-import type { PackageCard, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
+import type { PackageCard, PackageRecord } from '../schemas/wire.ts';
 import { advisoryHref, advisoryMarkdownHref, pageFrame, type PageFrame } from './frame.ts';
-import { capped, plural } from './format.ts';
-import { BLAST_RADIUS_SHOWN } from '../compose/documents.ts';
+import { plural } from './format.ts';
+import type { AdvisoryReach } from '../compose/documents.ts';
 import { fillTemplate, surface } from '../surfaces/registry.ts';
 import { advisoryRow, packageRef, type AdvisoryRow, type PackageRef } from './package-page.ts';
 
@@ -40,8 +40,8 @@ export interface AdvisoryPageView {
 export interface AdvisoryPagesInput {
   /** Every package record at the tip. */
   readonly records: Iterable<PackageRecord>;
-  /** Every transitive entry at the tip (any order). */
-  readonly transitive: Iterable<TransitiveAdvisory>;
+  /** How far each advisory reaches: its nearest packages and how many there are (src/compose/documents.ts advisoryReach). */
+  readonly reach: ReadonlyMap<string, Pick<AdvisoryReach, 'nearest' | 'reachCount'>>;
   readonly cards: ReadonlyMap<string, PackageCard>;
   readonly siteUrl: string;
   /** The tip's sha: a blast radius cut short links to the tip's full bundle, which lists it whole (only such a page names the tip). */
@@ -58,18 +58,10 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
       affected.set(advisory.id, entry);
     }
   }
-  const reached = new Map<string, TransitiveAdvisory[]>();
-  for (const entry of input.transitive) {
-    if (!affected.has(entry.advisoryId)) continue;
-    const entries = reached.get(entry.advisoryId) ?? [];
-    entries.push(entry);
-    reached.set(entry.advisoryId, entries);
-  }
   const byName = (a: PackageRef, b: PackageRef) => compareNames(a.name, b.name);
-  const nearestFirst = (a: TransitiveAdvisory, b: TransitiveAdvisory) => a.culpritPath.length - b.culpritPath.length || compareNames(a.culpritPath[0], b.culpritPath[0]);
   return [...affected.keys()].sort().map((id) => {
     const { advisory, rows } = affected.get(id)!;
-    const reach = (reached.get(id) ?? []).sort(nearestFirst);
+    const { nearest, reachCount } = input.reach.get(id) ?? { nearest: [], reachCount: 0 };
     const direct = rows.sort(byName);
     const names = direct.map((row) => row.name).join(', ');
     const path = advisoryHref(id);
@@ -77,7 +69,7 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
       kind: 'advisory',
       frame: pageFrame({
         title: `${id} · pkgcat`,
-        description: `${advisory.summary ?? id}: affects ${names} directly and ${plural(reach.length, 'more package')} through dependencies.`,
+        description: `${advisory.summary ?? id}: affects ${names} directly and ${plural(reachCount, 'more package')} through dependencies.`,
         path,
         section: 'advisory',
         siteUrl: input.siteUrl,
@@ -85,14 +77,13 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
       }),
       advisory,
       affected: direct,
-      // Rows for the shown entries only: a blast radius of thousands, each with a path, is the page's largest list.
-      reached: capped(reach, BLAST_RADIUS_SHOWN).items.map((entry): ReachRow => {
+      reached: nearest.map((entry): ReachRow => {
         const path = entry.culpritPath.map((name) => packageRef(name, input.cards));
         return { ...path[0], path };
       }),
-      reachedMore: Math.max(0, reach.length - BLAST_RADIUS_SHOWN),
-      wholeReach: reach.length > BLAST_RADIUS_SHOWN ? fillTemplate(surface('full-bundle').path, { sha: input.tipSha }) : null,
-      summaryText: `Affects ${plural(direct.length, 'package')} directly; ${plural(reach.length, 'more package')} ${reach.length === 1 ? 'reaches' : 'reach'} ${direct.length === 1 ? 'it' : 'one of them'} through dependencies.`,
+      reachedMore: reachCount - nearest.length,
+      wholeReach: reachCount > nearest.length ? fillTemplate(surface('full-bundle').path, { sha: input.tipSha }) : null,
+      summaryText: `Affects ${plural(direct.length, 'package')} directly; ${plural(reachCount, 'more package')} ${reachCount === 1 ? 'reaches' : 'reach'} ${direct.length === 1 ? 'it' : 'one of them'} through dependencies.`,
     };
   });
 }

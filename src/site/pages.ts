@@ -4,7 +4,7 @@
  * page says is decided (and tested) here. Pure: no I/O, no clock.
  */
 import { nameKey } from '../grammar.ts';
-import type { CommitChanges } from '../compose/documents.ts';
+import type { AdvisoryReach, CommitChanges } from '../compose/documents.ts';
 import type { CommitInfo, VersionEvent } from '../compose/types.ts';
 import type { ListingBundle, PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
 import { advisoryPageViews, type AdvisoryPageView } from './advisory-page.ts';
@@ -29,6 +29,8 @@ export interface SiteInput {
   readonly record: (key: string) => PackageRecord;
   /** Transitive entries at the tip, by the name key of the package they start at. */
   readonly transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>;
+  /** The advisories active at the tip and how far each reaches (src/compose/documents.ts advisoryReach). */
+  readonly reach: ReadonlyMap<string, AdvisoryReach>;
   /** Every version each package shipped up to the tip, oldest first, by name key. */
   readonly history: ReadonlyMap<string, readonly VersionEvent[]>;
   /** What each of the newest commits changed (composeDiff against its parent), newest first. */
@@ -81,7 +83,7 @@ export function advisoryPages(context: SiteContext, tipSha: string = context.inp
   const affected = context.bundle.packages.filter((card) => card.advisories.length > 0).map((card) => input.record(nameKey(card.name)));
   return advisoryPageViews({
     records: affected,
-    transitive: [...input.transitive.values()].flat(),
+    reach: input.reach,
     cards: context.cards,
     siteUrl: input.siteUrl,
     tipSha,

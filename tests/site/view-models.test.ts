@@ -10,6 +10,8 @@ import { transitiveAdvisories } from '../../src/compose/advisories.ts';
 import { composeListingBundle } from '../../src/compose/bundles.ts';
 import { composeDiff } from '../../src/compose/diff.ts';
 import { composeEnvelope, composeRecord } from '../../src/compose/package.ts';
+import { advisoryReach } from '../../src/compose/documents.ts';
+import { compareNames, nameKey } from '../../src/grammar.ts';
 import type { CatalogState } from '../../src/compose/types.ts';
 import { serialize } from '../../src/serialize.ts';
 import { EMPTY_STATE, readState, select, writeState, type FilterCard } from '../../src/site/search-filter.ts';
@@ -22,6 +24,8 @@ import { advisory, catalogState, manifest, scorecard, sha, shipped } from '../he
 function siteInput(state: CatalogState, changes: SiteInput['changes'] = [], chain: SiteInput['chain'] = [state.commit]): SiteInput {
   const analysis = analyze(state);
   const keys = [...state.packages.keys()];
+  const transitive = new Map(keys.map((key) => [key, transitiveAdvisories(state, analysis, key)]));
+  const records = keys.map((key) => composeRecord(state, analysis, key)).sort((a, b) => compareNames(a.name, b.name));
   return {
     tip: state.commit,
     chain,
@@ -29,7 +33,8 @@ function siteInput(state: CatalogState, changes: SiteInput['changes'] = [], chai
     listing: serialize(composeListingBundle(state, analysis)),
     envelope: (key) => serialize(composeEnvelope(state.commit, composeRecord(state, analysis, key))),
     record: (key) => composeRecord(state, analysis, key),
-    transitive: new Map(keys.map((key) => [key, transitiveAdvisories(state, analysis, key)])),
+    transitive,
+    reach: advisoryReach(new Map(records.map((record) => [nameKey(record.name), record])), transitive),
     history: state.history,
     changes,
   };
@@ -219,6 +224,23 @@ describe('the advisory page', () => {
     ]);
     expect(view.summaryText).toBe('Affects 1 package directly; 3 more packages reach it through dependencies.');
     expect(view.frame.path).toBe('/advisories/ZLIB-1');
+  });
+
+  it('shows the 300 nearest of a larger blast radius (shortest path, then name), not the first 300 by name, and counts the rest', () => {
+    // 200 packages named first reach zlib through `mid` (paths of 3); `mid` and 250 named last depend on it directly (paths of 2).
+    const far = Array.from({ length: 200 }, (_, index) => manifest(`aa-${String(index).padStart(3, '0')}`, { runtime: ['mid'] }));
+    const near = Array.from({ length: 250 }, (_, index) => manifest(`zz-${String(index).padStart(3, '0')}`, { runtime: ['zlib'] }));
+    const state = catalogState({ packages: [manifest('zlib'), manifest('mid', { runtime: ['zlib'] }), ...far, ...near], advisories: [advisory('ZLIB-1', { package: 'zlib' })] });
+    const [view] = advisoryPages(siteContext(siteInput(state)));
+    const starts = view.reached.map((row) => row.name);
+    expect(starts).toHaveLength(300);
+    expect(starts.slice(0, 3)).toEqual(['mid', 'zz-000', 'zz-001']);
+    expect(starts[250]).toBe('zz-249');
+    expect(starts.slice(251, 253)).toEqual(['aa-000', 'aa-001']);
+    expect(starts[299]).toBe('aa-048');
+    expect(view.reached[299].path.map((ref) => ref.name)).toEqual(['aa-048', 'mid', 'zlib']);
+    expect(view.reachedMore).toBe(151);
+    expect(view.summaryText).toBe('Affects 1 package directly; 451 more packages reach it through dependencies.');
   });
 
   it('gets a page for every advisory, a colon in its id percent-encoded in the link (the catalog\'s id grammar allows it)', () => {
