@@ -32,10 +32,10 @@ const gzipAsync = promisify(gzipCallback);
 /**
  * Objects are written in the background: put() returns the hash as soon as the bytes in flight
  * are under QUEUED_BYTES_LIMIT, and the build goes on composing while the thread pool writes (and
- * compresses) them. `settled()` resolves when
- * what was put so far is in the packs, where another process finds it; `putRoot` awaits it before
- * writing a state root that names those objects, so a state on disk never names a missing object.
- * `close()` ends the build's pack and merges the small ones.
+ * compresses) them. `settled()` resolves when what was put so far is in the packs, where another
+ * process finds it; `putRoot` awaits it before writing a state root that names those objects, so
+ * a state on disk never names a missing object. `close()` ends the build's pack and merges the
+ * small ones.
  */
 export class ObjectStore {
   private readonly objects: PackObjects;
@@ -53,7 +53,7 @@ export class ObjectStore {
   bytesWritten = 0;
   /** Every write put before the last call of settled(): a second caller waits for the first one's writes too. */
   #settledSoFar: Promise<unknown> = Promise.resolve();
-  /** Bytes put and not written yet, and the callers waiting for them to go under the limit. */
+  /** Bytes put and not written yet, and what the callers waiting for them to go under the limit await (resolved once they do). */
   #queuedBytes = 0;
   #room: PromiseWithResolvers<void> | null = null;
 
@@ -79,18 +79,16 @@ export class ObjectStore {
         await this.#writing.run(() => this.write(hash, bytes, options.served === true));
       } finally {
         this.#queuedBytes -= bytes.length;
-        if (this.#queuedBytes <= QUEUED_BYTES_LIMIT) this.#room?.resolve();
+        if (this.#room && this.#queuedBytes <= QUEUED_BYTES_LIMIT) {
+          this.#room.resolve();
+          this.#room = null;
+        }
       }
     })();
     // A failure is reported by settled(), not as an unhandled rejection while the build composes on.
     write.catch(() => {});
     this.pending.push(write);
-    while (this.#queuedBytes > QUEUED_BYTES_LIMIT) {
-      this.#room ??= Promise.withResolvers();
-      const room = this.#room.promise;
-      await room;
-      if (this.#room?.promise === room) this.#room = null;
-    }
+    while (this.#queuedBytes > QUEUED_BYTES_LIMIT) await (this.#room ??= Promise.withResolvers()).promise;
     return hash;
   }
 
