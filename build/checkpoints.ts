@@ -58,7 +58,7 @@ const COMPOSER_LISTS = ['records', 'cards', 'transitive', 'index'] as const sati
 
 /** The lines of a checkpoint, a few hundred kilobytes at a time. */
 function* linesOf(checkpoint: Checkpoint): Generator<string> {
-  let batch = `${JSON.stringify({ layout: checkpoint.layout, sha: checkpoint.sha, commit: checkpoint.model.commit, chunks: checkpoint.composer.chunks ?? null } satisfies Header)}\n`;
+  let batch = `${JSON.stringify({ layout: checkpoint.layout, sha: checkpoint.sha, commit: checkpoint.model.commit, chunks: checkpoint.composer.chunks ?? null, chunkLengths: checkpoint.composer.chunkLengths ?? null } satisfies Header)}\n`;
   const sections = [
     ...MODEL_LISTS.map((section) => [`model.${section}`, checkpoint.model[section]] as const),
     ...COMPOSER_LISTS.map((section) => [`composer.${section}`, checkpoint.composer[section]] as const),
@@ -121,6 +121,7 @@ interface Header {
   sha: string;
   commit: ModelSnapshot['commit'];
   chunks?: CollectionChunks | null;
+  chunkLengths?: ComposerSnapshot['chunkLengths'];
 }
 
 async function read(file: string): Promise<Checkpoint | null> {
@@ -134,7 +135,7 @@ async function read(file: string): Promise<Checkpoint | null> {
     const model = Object.fromEntries(MODEL_LISTS.map((section) => [section, []])) as unknown as ModelSnapshot;
     // The rollups are packed as they are read: as text, they are most of the checkpoint.
     const transitive = new PackedStrings();
-    const composer = { records: [], cards: [], transitive, index: [], chunks: header.chunks ?? null } as unknown as ComposerSnapshot;
+    const composer = { records: [], cards: [], transitive, index: [], chunks: header.chunks ?? null, chunkLengths: header.chunkLengths ?? null } as unknown as ComposerSnapshot;
     model.commit = header.commit;
     for await (const line of lines) {
       const [section, item] = JSON.parse(line) as [string, unknown];

@@ -32,6 +32,11 @@ export interface ComposerSnapshot {
   index: Iterable<[string, PackageIndexEntry]>;
   /** Each collection's chunks as stored for these items (ChunkedCollection.flushed): the next build writes only the chunks that change. */
   chunks?: CollectionChunks | null;
+  /**
+   * The byte length of each of those chunks (a bundle's Content-Length adds them up): without
+   * them, a resumed build reads every chunk of the catalog back to learn its length.
+   */
+  chunkLengths?: Readonly<Record<string, number>> | null;
 }
 
 /** The chunks of the composer's collections, by collection. */
@@ -127,6 +132,7 @@ export class Composer {
     this.transitive = new ChunkedCollection(joinItems, undefined, this.rollups);
     this.index = new ChunkedCollection(indexObject, snapshot?.index);
     if (snapshot?.chunks) for (const [name, refs] of Object.entries(snapshot.chunks)) this.#collections()[name as keyof CollectionChunks].adopt(refs);
+    for (const [object, length] of Object.entries(snapshot?.chunkLengths ?? {})) this.lengths.set(object, length);
     this.composedOnce = snapshot !== undefined;
   }
 
@@ -137,7 +143,9 @@ export class Composer {
   snapshot(): ComposerSnapshot {
     const flushed = Object.entries(this.#collections()).map(([name, collection]) => [name, collection.flushed()] as const);
     const chunks = flushed.every(([, refs]) => refs !== null) ? (Object.fromEntries(flushed) as unknown as CollectionChunks) : null;
-    return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items, chunks };
+    const objects = flushed.flatMap(([, refs]) => refs ?? []).map((ref) => ref.object);
+    const chunkLengths = Object.fromEntries(objects.flatMap((object) => (this.lengths.has(object) ? [[object, this.lengths.get(object)!]] : [])));
+    return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items, chunks, chunkLengths };
   }
 
   /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */
