@@ -32,6 +32,8 @@ export interface InputsFile {
   /** The code and site URL the hashes' documents were rendered with (a document's key covers both). */
   readonly epoch: string;
   readonly chunks: ChunkRef[];
+  /** The advisories' reach the release's documents were composed with (build/writers.ts KeptReach): its key, and the object holding it. */
+  readonly reach?: { readonly key: string; readonly object: string };
 }
 
 /** An input's hash at the release, and how many of the release's documents read it. */
@@ -40,7 +42,7 @@ type Row = [hash: string, readers: number];
 /** What a document's key covers besides its inputs' values (and its kind, which its path fixes). */
 export const inputEpoch = (codeVersion: string, siteUrl: string): string => contentHash(`${codeVersion}\n${siteUrl}`);
 
-export type StoredInputs = { epoch: string; chunks: { object: string; entries: [string, Row][] }[] };
+export type StoredInputs = { epoch: string; chunks: { object: string; entries: [string, Row][] }[]; reach: InputsFile['reach'] };
 
 /**
  * The table of a release, chunk by chunk; null when it has none (a release of an earlier pkgcat) or
@@ -50,7 +52,7 @@ export async function readInputs(objects: ObjectBackend, file: string): Promise<
   try {
     const stored = await readJson<InputsFile>(file);
     const chunks = await readKeyedChunks<Row>(objects, stored.chunks);
-    return { epoch: stored.epoch, chunks: chunks.map(({ ref, entries }) => ({ object: ref.object, entries })) };
+    return { epoch: stored.epoch, chunks: chunks.map(({ ref, entries }) => ({ object: ref.object, entries })), reach: stored.reach };
   } catch {
     return null;
   }

@@ -20,14 +20,15 @@ import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
 import { readManifest, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
-import { openObjects, readStoredObject } from '../src/store/objects.ts';
+import { openObjects, readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
 import { ChunkedCollection } from './chunks.ts';
 import type { ObjectStore } from './objects.ts';
 import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
 import { InputTable, inputEpoch, readInputs, type StoredInputs } from './inputs.ts';
-import { inputHash, isRendition, WRITERS, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
+import { inputHash, isRendition, releasedReach, WRITERS, type KeptReach, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
+import type { RollupReach } from '../src/compose/documents.ts';
 
 export type { ReleaseContent };
 
@@ -244,6 +245,15 @@ class Stage {
   }
 }
 
+/** The advisories' reach a release kept (build/writers.ts KeptReach); null when it cannot be read (it is composed again). */
+async function readReach(objects: ObjectBackend, key: string, object: string): Promise<KeptReach | null> {
+  try {
+    return { key, reached: new Map(JSON.parse((await readStoredObject(objects, object)).toString('utf8')) as [string, RollupReach][]) };
+  } catch {
+    return null;
+  }
+}
+
 /** The current release: its manifest, chunk by chunk (its reads shared), its tip's state and its input table (none when there is no release of this layout). */
 async function currentRelease(out: string, reads: SharedReads): Promise<{ manifest: { object: string; entries: [string, ManifestEntry][] }[]; tip: StateRoot | null; inputs: StoredInputs | null }> {
   const id = await currentReleaseId(out);
@@ -265,16 +275,19 @@ async function currentRelease(out: string, reads: SharedReads): Promise<{ manife
  * name, validates it, and switches `current` to it (`onLive` is told then). Resolves with its id
  * and what it cost.
  */
-export async function publishRelease(out: string, store: ObjectStore, content: ReleaseContent, onLive: (id: string) => void = () => {}): Promise<Published> {
+export async function publishRelease(out: string, store: ObjectStore, composed: ReleaseContent, onLive: (id: string) => void = () => {}): Promise<Published> {
   const rows = SERVED.filter((row) => row.publicFile !== undefined);
-  const id = await nextReleaseId(out, content.tip.sha);
+  const id = await nextReleaseId(out, composed.tip.sha);
   const staging = join(paths.releases(out), `.staging-${id}`);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const reads = new SharedReads();
   const current = await currentRelease(out, reads);
   const version = await codeVersion();
-  const inputs = new InputTable(inputEpoch(version, content.siteUrl), (input) => inputHash(content, input), current.inputs);
+  const epoch = inputEpoch(version, composed.siteUrl);
+  const keptReach = current.inputs?.epoch === epoch ? current.inputs.reach : undefined;
+  const content: ReleaseContent = { ...composed, reachBefore: keptReach ? await readReach(openObjects(out), keptReach.key, keptReach.object) : null };
+  const inputs = new InputTable(epoch, (input) => inputHash(content, input), current.inputs);
   const stage = new Stage(store, current.manifest, reads, new DocumentChecks(content.tip, content.chain.length), inputs);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
@@ -333,7 +346,9 @@ export async function publishRelease(out: string, store: ObjectStore, content: R
   );
   // The manifest, in chunks: a release that changed a few documents writes the few chunks that name them.
   const manifest = await stage.flush();
-  const inputsFile = await inputs.flush(store);
+  const reach = releasedReach(content);
+  const reachFile = reach && (reach === content.reachBefore ? keptReach! : { key: reach.key, object: await store.put(serialize([...reach.reached])) });
+  const inputsFile = { ...(await inputs.flush(store)), ...(reachFile && { reach: reachFile }) };
   await store.settled();
   stage.counts.filesWritten += store.written - objectsBefore.files;
   stage.counts.bytesWritten += store.bytesWritten - objectsBefore.bytes;

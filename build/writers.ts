@@ -16,7 +16,7 @@ import { RawJson, serialize } from '../src/serialize.ts';
 import { composeEnvelope } from '../src/compose/package.ts';
 import { composeRecentCommits } from '../src/compose/commits.ts';
 import { badgeFace, badgeOptions, drawBadge, type BadgeSource } from '../src/compose/badge.ts';
-import { tipDocuments, type CommitChanges, type TipDocuments } from '../src/compose/documents.ts';
+import { rollupReach, tipDocuments, type CommitChanges, type RollupReach, type TipDocuments } from '../src/compose/documents.ts';
 import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
 import { composeLlmsFullPart, composeLlmsTxt, llmsFullPartHeader, llmsFullParts, type LlmsFullPart, type MirrorSize } from '../src/compose/llms.ts';
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
@@ -68,6 +68,15 @@ export interface ReleaseContent {
   // For the HTML pages (they read the documents' fields above too):
   /** The tip's listing bundle, exactly as `/api/pkgs/bundle/{sha}.json` serves it (the search page inlines it). */
   listing: string;
+  /** The rollups' reach of the previous release, when it was composed by this code (publish.ts): kept while the rollups are the same. */
+  reachBefore?: KeptReach | null;
+}
+
+/** The advisories' reach as the rollups give it (rollupReach), and the digest of what it was composed from. */
+export interface KeptReach {
+  /** The package keys in name order that have transitive entries, and the digest of each one's. */
+  readonly key: string;
+  readonly reached: ReadonlyMap<string, RollupReach>;
 }
 
 /** A body with holes: `pieces[i]`, then the tip's value of `holes[i]`, ..., then the last piece. */
@@ -193,6 +202,24 @@ class ParsedRollups implements ReadonlyMap<string, readonly TransitiveAdvisory[]
 
 const transitiveOf = (content: ReleaseContent): ParsedRollups => new ParsedRollups(content.transitive);
 
+/** The reach each release's documents were composed with (publish.ts keeps it for the next release). */
+const reaches = new WeakMap<ReleaseContent, KeptReach>();
+
+/**
+ * The rollups' reach at the tip: the previous release's when every package's rollup is the same
+ * (a commit that changes no dependency edge nor advisory, such as a version bump, changes none), so
+ * the rollups of the catalog are inflated and parsed only when one changed. `keys`: in name order.
+ */
+function reachOf(content: ReleaseContent, keys: readonly string[]): ReadonlyMap<string, RollupReach> {
+  const key = contentHash(keys.flatMap((packageKey) => (content.transitive.has(packageKey) ? [`${packageKey} ${content.transitive.digest(packageKey)}`] : [])).join('\n'));
+  const kept = content.reachBefore?.key === key ? content.reachBefore : { key, reached: rollupReach(keys, transitiveOf(content)) };
+  reaches.set(content, kept);
+  return kept.reached;
+}
+
+/** The reach this release's documents were composed with, once a writer asked for the tip's documents. */
+export const releasedReach = (content: ReleaseContent): KeptReach | undefined => reaches.get(content);
+
 function tipOf(content: ReleaseContent): TipDocuments {
   let tip = tips.get(content);
   if (!tip) {
@@ -202,6 +229,7 @@ function tipOf(content: ReleaseContent): TipDocuments {
       records: [...content.records.keys()].map((key) => recordOf(content, key)!),
       transitive: transitiveOf(content),
       history: content.history,
+      reached: (keys) => reachOf(content, keys),
     });
     tips.set(content, tip);
   }

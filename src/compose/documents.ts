@@ -73,42 +73,55 @@ export interface CommitChanges {
   readonly root: boolean;
 }
 
-/** Assembles the documents' input; `records` in any order. */
-export function tipDocuments(input: Omit<TipDocuments, 'advisories' | 'records'> & { records: Iterable<PackageRecord> }): TipDocuments {
-  const sorted = [...input.records].sort((a, b) => compareNames(a.name, b.name));
-  const records = new Map(sorted.map((record) => [nameKey(record.name), record]));
-  return { ...input, records, advisories: advisoryReach(records, input.transitive) };
-}
+/** What the transitive rollups say of one advisory's reach: its AdvisoryReach without the packages it is active on. */
+export type RollupReach = Pick<AdvisoryReach, 'reaching' | 'nearest' | 'reachCount'>;
 
 /**
- * The reach of every advisory active at the tip, from the records in name order (compareNames)
- * and each package's transitive entries. Each package's entries are read once, and only what the
- * documents show is kept of them: the blast radius of an advisory on a package everything depends
- * on is every package of the catalog, each with a path.
+ * Assembles the documents' input; `records` in any order. `reached`: the rollups' reach from the
+ * package keys in name order (default: rollupReach over `transitive`), for a caller that kept it.
  */
-export function advisoryReach(
-  records: ReadonlyMap<string, PackageRecord>,
-  transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>,
-): Map<string, AdvisoryReach> {
+export function tipDocuments(
+  input: Omit<TipDocuments, 'advisories' | 'records'> & { records: Iterable<PackageRecord>; reached?: (keys: readonly string[]) => ReadonlyMap<string, RollupReach> },
+): TipDocuments {
+  const { records: unsorted, reached = (keys) => rollupReach(keys, input.transitive), ...tip } = input;
+  const sorted = [...unsorted].sort((a, b) => compareNames(a.name, b.name));
+  const records = new Map(sorted.map((record) => [nameKey(record.name), record]));
+  return { ...tip, records, advisories: advisoryReach(records, reached([...records.keys()])) };
+}
+
+/** The reach of every advisory active at the tip: the packages it is active on, from the records in name order (compareNames), and what the rollups say (rollupReach). */
+export function advisoryReach(records: ReadonlyMap<string, PackageRecord>, reached: ReadonlyMap<string, RollupReach>): Map<string, AdvisoryReach> {
   const direct = new Map<string, { record: PackageRecord; advisory: FullAdvisory }[]>();
-  const reaching = new Map<string, { reaching: TransitiveAdvisory[]; nearest: TransitiveAdvisory[]; reachCount: number }>();
-  for (const [key, record] of records) {
+  for (const record of records.values()) {
     for (const advisory of record.advisories) {
       const list = direct.get(advisory.id);
       if (list) list.push({ record, advisory });
       else direct.set(advisory.id, [{ record, advisory }]);
     }
+  }
+  const none = { reaching: [], nearest: [], reachCount: 0 };
+  return new Map([...direct.keys()].sort().map((id) => [id, { id, direct: direct.get(id)!, ...(reached.get(id) ?? none) }]));
+}
+
+/**
+ * What the transitive entries of the packages `keys` (in name order) say of each advisory's reach.
+ * Each package's entries are read once, and only what the documents show is kept of them: the
+ * blast radius of an advisory on a package everything depends on is every package of the catalog,
+ * each with a path. It reads every rollup of the catalog, so the build keeps it while they stay the same.
+ */
+export function rollupReach(keys: Iterable<string>, transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>): Map<string, RollupReach> {
+  const reached = new Map<string, { reaching: TransitiveAdvisory[]; nearest: TransitiveAdvisory[]; reachCount: number }>();
+  for (const key of keys) {
     for (const entry of transitive.get(key) ?? []) {
-      let reach = reaching.get(entry.advisoryId);
-      if (!reach) reaching.set(entry.advisoryId, (reach = { reaching: [], nearest: [], reachCount: 0 }));
+      let reach = reached.get(entry.advisoryId);
+      if (!reach) reached.set(entry.advisoryId, (reach = { reaching: [], nearest: [], reachCount: 0 }));
       reach.reachCount++;
-      // Records come in name order: the first ones are the first by name, and of two paths of one length the earlier stays first.
+      // Keys come in name order: the first ones are the first by name, and of two paths of one length the earlier stays first.
       if (reach.reaching.length < BLAST_RADIUS_SHOWN) reach.reaching.push(entry);
       keepNearest(reach.nearest, entry);
     }
   }
-  const none = { reaching: [], nearest: [], reachCount: 0 };
-  return new Map([...direct.keys()].sort().map((id) => [id, { id, direct: direct.get(id)!, ...(reaching.get(id) ?? none) }]));
+  return reached;
 }
 
 /** Adds `entry` to the BLAST_RADIUS_SHOWN shortest paths of `nearest` (sorted by length, then by arrival) when it is one of them. */

@@ -10,7 +10,7 @@ import { transitiveAdvisories } from '../../src/compose/advisories.ts';
 import { composeListingBundle } from '../../src/compose/bundles.ts';
 import { composeDiff } from '../../src/compose/diff.ts';
 import { composeEnvelope, composeRecord } from '../../src/compose/package.ts';
-import { advisoryReach } from '../../src/compose/documents.ts';
+import { advisoryReach, rollupReach } from '../../src/compose/documents.ts';
 import { compareNames, nameKey } from '../../src/grammar.ts';
 import type { CatalogState } from '../../src/compose/types.ts';
 import { serialize } from '../../src/serialize.ts';
@@ -34,7 +34,7 @@ function siteInput(state: CatalogState, changes: SiteInput['changes'] = [], chai
     envelope: (key) => serialize(composeEnvelope(state.commit, composeRecord(state, analysis, key))),
     record: (key) => composeRecord(state, analysis, key),
     transitive,
-    reach: advisoryReach(new Map(records.map((record) => [nameKey(record.name), record])), transitive),
+    reach: advisoryReach(new Map(records.map((record) => [nameKey(record.name), record])), rollupReach(records.map((record) => nameKey(record.name)), transitive)),
     history: state.history,
     changes,
   };
