@@ -10,7 +10,7 @@ if (major < 24) {
   process.exit(1);
 }
 // Node keeps what it compiled, type stripping included, in its compile cache (NODE_COMPILE_CACHE, else
-// <tmpdir>/node-compile-cache): each `pkgcat build` that `serve --repo` starts per commit loads its
+// <tmpdir>/node-compile-cache): the `pkgcat build` process that `serve --repo` starts loads its
 // sources from there. Its threads and children inherit the directory through the variable.
 const { enableCompileCache } = await import('node:module');
 const cache = enableCompileCache();

@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../src/store/atomic.ts';
 import { acquireLock } from '../src/store/lock.ts';
 import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
 import type { CatalogModel } from './model.ts';
+import type { Composer } from './composer.ts';
 import type { PublishCounts } from './publish.ts';
 import { Checkpoints, checkpointDirectory } from './checkpoints.ts';
 
@@ -64,7 +65,7 @@ export interface BuildResult {
    * resumed from (all of them when it had none on the chain); 0 when nothing changed.
    */
   applied: number;
-  /** The commit whose checkpoint this run started from; null: from the root (or nothing to do). */
+  /** The commit whose checkpoint this run started from (or whose state a Builder kept from its last build); null: from the root (or nothing to do). */
   resumedFrom: string | null;
   /** The release published by this run, or null when nothing changed. */
   releaseId: string | null;
@@ -95,39 +96,65 @@ async function currentRelease(out: string): Promise<{ info: ReleaseInfo; chain: 
   }
 }
 
-export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
-  const { out } = options;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const repo = await CatalogRepo.open(options.repo);
-  try {
-    const tip = await repo.mainSha();
-    await ensureLayout(out);
-    let previous = await currentRelease(out);
-    if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
-    let waited = false;
-    const unlock = await acquireLock(lockFile(out), {
-      waitMs: options.waitForLock ? Infinity : 0,
-      pollMs: 200,
-      onWait: (holder) => {
-        waited = true;
-        options.waitForLock?.(holder);
-      },
-      busyError: (holder) => new Error(`another build (pid ${holder ?? 'unknown'}) is writing this output directory; wait for it to finish`),
-    });
+/** The model and the composer at the tip a Builder last built, and the output it built it in. */
+interface WarmState {
+  readonly out: string;
+  readonly sha: string;
+  readonly model: CatalogModel;
+  readonly composer: Composer;
+}
+
+/**
+ * Builds an output again and again in one process (the build process of `serve --repo`). It keeps
+ * the model and the composer at the tip it last published, so that the next build starts from them
+ * instead of reading a checkpoint, and the loaded modules, the compiled code and the site's render
+ * workers are there already. A build that fails drops them: the next one starts from a checkpoint.
+ */
+export class Builder {
+  #warm: WarmState | null = null;
+
+  async build(options: BuildOptions): Promise<BuildResult> {
+    const { out } = options;
+    const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    const repo = await CatalogRepo.open(options.repo);
     try {
-      if (waited) {
-        // The build we waited for may have published this very tip.
-        previous = await currentRelease(out);
-        if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+      const tip = await repo.mainSha();
+      await ensureLayout(out);
+      let previous = await currentRelease(out);
+      if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+      let waited = false;
+      const unlock = await acquireLock(lockFile(out), {
+        waitMs: options.waitForLock ? Infinity : 0,
+        pollMs: 200,
+        onWait: (holder) => {
+          waited = true;
+          options.waitForLock?.(holder);
+        },
+        busyError: (holder) => new Error(`another build (pid ${holder ?? 'unknown'}) is writing this output directory; wait for it to finish`),
+      });
+      try {
+        if (waited) {
+          // The build we waited for may have published this very tip.
+          previous = await currentRelease(out);
+          if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+        }
+        // Kept only while the output's release is the one this builder published last (no other build published since).
+        const warm = this.#warm?.out === out && this.#warm.sha === previous?.info.tip?.sha ? this.#warm : null;
+        this.#warm = null;
+        const built = await buildLocked(repo, tip, previous?.chain ?? [], options, log, warm);
+        this.#warm = built.warm;
+        return built.result;
+      } finally {
+        await unlock();
       }
-      return await buildLocked(repo, tip, previous?.chain ?? [], options, log);
     } finally {
-      await unlock();
+      repo.close();
     }
-  } finally {
-    repo.close();
   }
 }
+
+/** Builds every commit of main not built yet in `options.out`, then publishes the tip (one build, in a builder of its own). */
+export const buildCatalog = (options: BuildOptions): Promise<BuildResult> => new Builder().build(options);
 
 /**
  * Whether `tip` is published for this site URL with every surface this version publishes (a new
@@ -148,7 +175,8 @@ async function buildLocked(
   previousChain: CommitInfo[],
   options: BuildOptions,
   log: (line: string, diagnostic?: Diagnostic) => void,
-): Promise<BuildResult> {
+  warm: WarmState | null,
+): Promise<{ result: BuildResult; warm: WarmState }> {
   const { out } = options;
   // git walks the chain while the modules load.
   const chainRead = repo.chain(tip);
@@ -173,11 +201,14 @@ async function buildLocked(
   void Promise.all([store.hasRoot(tip), loadSite()]).catch(() => {});
   // After a force-push, the newest checkpoint still on main: a few commits back, not the root.
   const checkpoints = new Checkpoints(out, chain, options.checkpointSpacings);
-  const resume = await checkpoints.newest();
-  const model = resume ? CatalogModel.restore(resume.model) : new CatalogModel();
-  const composer = resume ? new Composer(resume.composer) : new Composer();
+  // A warm builder's state is of a commit on main: the release it published is the current one.
+  const resume = warm?.sha !== undefined && chain.includes(warm.sha) ? null : await checkpoints.newest();
+  const kept = resume === null ? warm : null;
+  const model = kept?.model ?? (resume ? CatalogModel.restore(resume.model) : new CatalogModel());
+  const composer = kept?.composer ?? (resume ? new Composer(resume.composer) : new Composer());
+  const startedFrom = kept?.sha ?? resume?.sha ?? null;
 
-  const logged = await repo.log(tip, resume?.sha ?? null);
+  const logged = await repo.log(tip, startedFrom);
   const infos = await repo.commitInfos(logged);
   const known = new Map<string, CommitInfo>(previousChain.map((info) => [info.sha, info]));
   for (const info of infos) known.set(info.sha, info);
@@ -188,7 +219,7 @@ async function buildLocked(
   /** The commits this run composed and wrote a state for. */
   const writtenStates: string[] = [];
   /** The commit whose state the composer holds, for diffing the next commit against its parent cheaply. */
-  let composedCommit: CommitInfo | null = resume ? model.state().commit : null;
+  let composedCommit: CommitInfo | null = startedFrom ? model.state().commit : null;
 
   for (let index = 0; index < logged.length; index++) {
     const commit = logged[index];
@@ -276,7 +307,8 @@ async function buildLocked(
   await checkpoints.prune();
   // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
   await store.close();
-  return { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: resume?.sha ?? null, releaseId: published.id, diagnostics, published: published.counts };
+  const result = { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: startedFrom, releaseId: published.id, diagnostics, published: published.counts };
+  return { result, warm: { out, sha: tip, model, composer } };
 }
 
 /** Commits whose files may still be being written while the next ones compose. */

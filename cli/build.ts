@@ -3,20 +3,36 @@ import { Worker } from 'node:worker_threads';
 import type { BuildProgress, BuildResult } from '../build/build.ts';
 import type { Diagnostic } from '../src/compose/types.ts';
 import { log, logFormat, type LogFormat } from '../src/log.ts';
-import { endWithParent, tellParent } from './build-channel.ts';
-import type { BuildThreadMessage, BuildThreadOptions } from './build-worker.ts';
+import { endWithParent, nextBuild, tellParent, type BuildRequest } from './build-channel.ts';
+import type { BuildThreadMessage, BuildThreadRequest, BuildThreadSettings } from './build-worker.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { exportTo } from './export.ts';
 
 /** Progress events in the JSON log (and messages to `serve`) per build: one every 5% of the commits. */
 const PROGRESS_STEPS = 20;
 
-export async function runBuild(options: { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean; logFormat: LogFormat; exportDir?: string }): Promise<number> {
+type BuildCommand = { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean; logFormat: LogFormat; exportDir?: string };
+
+export async function runBuild(options: BuildCommand): Promise<number> {
   // Run by `serve --repo`: never outlive it (build-channel.ts).
   endWithParent();
   await checkDirectory(options.out, 'the output directory', { writable: true });
+  const thread = new BuildThread({ logFormat: options.logFormat, terminal: process.stderr.isTTY ? { columns: process.stderr.columns } : null });
+  try {
+    // Run by `serve --repo`, a build that succeeded stays for the next one (build-channel.ts); run by hand, it is the only one.
+    for (let request: BuildRequest | null = { kind: 'build', quiet: options.quiet }; request; request = await nextBuild()) {
+      await buildOnce(thread, { ...options, quiet: request.quiet });
+    }
+    return 0;
+  } finally {
+    await thread.close();
+  }
+}
+
+/** One build in `thread`: its lines, its result, the export; `serve` is told it is done. */
+async function buildOnce(thread: BuildThread, options: BuildCommand): Promise<void> {
   const started = performance.now();
-  const { result, written } = await buildInThread(
+  const { result, written } = await thread.build(
     {
       repo: options.repo,
       out: options.out,
@@ -24,8 +40,6 @@ export async function runBuild(options: { repo: string; out: string; siteUrl: st
       // The bar and its lines are for a person; the JSON log has build.progress events instead.
       progress: !options.quiet && options.logFormat === 'text',
       wait: options.wait,
-      logFormat: options.logFormat,
-      terminal: process.stderr.isTTY ? { columns: process.stderr.columns } : null,
     },
     {
       line: buildLine,
@@ -49,7 +63,6 @@ export async function runBuild(options: { repo: string; out: string; siteUrl: st
   const diagnostics: Record<string, number> = {};
   for (const { level } of result.diagnostics) diagnostics[level] = (diagnostics[level] ?? 0) + 1;
   await tellParent({ kind: 'done', tip: result.tip, releaseId: result.releaseId, figures: { composed: result.composed, files: written.files, bytes: written.bytes, diagnostics } });
-  return 0;
 }
 
 interface ThreadListeners {
@@ -59,37 +72,60 @@ interface ThreadListeners {
 }
 
 /**
- * Runs the build in a thread of this process (cli/build-worker.ts), so that whatever ends it (an
- * error, running out of memory, a crash of the thread) reaches the command as one Failure line.
- * The thread has this process's heap limit (`--max-old-space-size`, in NODE_OPTIONS).
+ * The thread the builds run in (cli/build-worker.ts), so that whatever ends one (an error, running
+ * out of memory, a crash of the thread) reaches the command as one Failure line. The thread has this
+ * process's heap limit (`--max-old-space-size`, in NODE_OPTIONS). It runs one build at a time and
+ * keeps what the last one kept for the next; once a build failed, it takes no other.
  */
-function buildInThread(options: BuildThreadOptions, on: ThreadListeners): Promise<{ result: BuildResult; written: { files: number; bytes: number } }> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const fail = (failure: Failure) => {
-      if (settled) return;
-      settled = true;
-      reject(failure);
-    };
-    const thread = new Worker(new URL('./build-worker.ts', import.meta.url), { workerData: options });
-    thread.on('message', (message: BuildThreadMessage) => {
-      if (message.kind === 'waiting') on.waiting(message.holder);
-      else if (message.kind === 'line') on.line(message.line, message.diagnostic);
-      else if (message.kind === 'progress') on.progress(message.progress);
+class BuildThread {
+  readonly #worker: Worker;
+  /** The build running now: where its messages go. */
+  #current: { on: ThreadListeners; resolve: (done: { result: BuildResult; written: { files: number; bytes: number } }) => void; reject: (failure: Failure) => void } | null = null;
+  #ended: Failure | null = null;
+
+  constructor(settings: BuildThreadSettings) {
+    this.#worker = new Worker(new URL('./build-worker.ts', import.meta.url), { workerData: settings });
+    this.#worker.on('message', (message: BuildThreadMessage) => {
+      const current = this.#current;
+      if (!current) return;
+      if (message.kind === 'waiting') current.on.waiting(message.holder);
+      else if (message.kind === 'line') current.on.line(message.line, message.diagnostic);
+      else if (message.kind === 'progress') current.on.progress(message.progress);
       else if (message.kind === 'done') {
-        settled = true;
-        resolve({ result: message.result, written: message.written });
-      } else fail(new Failure(message.reason, message.code));
+        this.#current = null;
+        current.resolve({ result: message.result, written: message.written });
+      } else this.#end(new Failure(message.reason, message.code));
     });
-    thread.on('error', (error: Error & { code?: string }) => {
+    this.#worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        fail(new Failure('the build ran out of memory; give it more with NODE_OPTIONS=--max-old-space-size=<megabytes>'));
+        this.#end(new Failure('the build ran out of memory; give it more with NODE_OPTIONS=--max-old-space-size=<megabytes>'));
       } else {
-        fail(new Failure(`the build stopped: ${error.message.split('\n')[0]}`));
+        this.#end(new Failure(`the build stopped: ${error.message.split('\n')[0]}`));
       }
     });
-    thread.on('exit', (code) => fail(new Failure(`the build stopped unexpectedly (its thread exited with code ${code})`)));
-  });
+    this.#worker.on('exit', (code) => this.#end(new Failure(`the build stopped unexpectedly (its thread exited with code ${code})`)));
+  }
+
+  build(request: BuildThreadRequest, on: ThreadListeners): Promise<{ result: BuildResult; written: { files: number; bytes: number } }> {
+    if (this.#ended) return Promise.reject(this.#ended);
+    return new Promise((resolve, reject) => {
+      this.#current = { on, resolve, reject };
+      this.#worker.postMessage(request);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#ended ??= new Failure('the build thread was closed');
+    await this.#worker.terminate();
+  }
+
+  /** The thread takes no build after this; the running one fails with `failure`. */
+  #end(failure: Failure): void {
+    this.#ended ??= failure;
+    const current = this.#current;
+    this.#current = null;
+    current?.reject(failure);
+  }
 }
 
 /** A line of the build: a diagnostic, or a note (the sitemap's limit). Text as the build writes it; JSON as an event. */

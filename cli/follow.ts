@@ -2,11 +2,13 @@
  * Following main: `serve --repo` rebuilds whenever main moves. File events on the git directory
  * give a prompt start; a poll catches what events miss (network file systems, packed refs).
  *
- * Each build runs as a child process (`pkgcat build --wait`), so composing never blocks a request,
+ * The builds run in a child process (`pkgcat build --wait`), so composing never blocks a request,
  * and a build that dies leaves the published release untouched (publishing is an atomic symlink
  * swap). The child is bound to this process by an IPC channel (cli/build-channel.ts): it says what
  * it is doing over it, and exits when it closes, so a serve killed with SIGKILL leaves no orphan
- * holding the build lock. A build that finds another one writing the output waits for it.
+ * holding the build lock. A child whose build succeeded stays, and builds the next commit when
+ * asked, from the state it kept (build/build.ts Builder); one whose build failed exits, and the
+ * next build starts another. A build that finds another one writing the output waits for it.
  *
  * A failed build never stops the serving: the previous release stays, `/healthz` says why the build
  * failed, and the same tip is tried again after a back-off (at once when main moves again). A
@@ -24,7 +26,7 @@ import type { BuildFigures, GatewayMetrics } from '../gateway/metrics.ts';
 import { logFormat, type Logger } from '../src/log.ts';
 import type { BuildProgress } from '../build/build.ts';
 import type { BuildingStatus } from '../gateway/building-page.ts';
-import type { BuildMessage } from './build-channel.ts';
+import type { BuildMessage, BuildRequest } from './build-channel.ts';
 
 const PKGCAT = fileURLToPath(new URL('../bin/pkgcat.js', import.meta.url));
 
@@ -71,7 +73,10 @@ export class MainFollower {
   #built: string | null = null;
   #running: Promise<void> | null = null;
   #again = false;
+  /** The build process, kept between builds once one succeeded. */
   #child: ChildProcess | null = null;
+  /** The build running now: where the child's answer goes. */
+  #pending: { outcome: BuildOutcome; started: number; resolve: (outcome: BuildOutcome) => void } | null = null;
   #waitingFor: number | null = null;
   #lastFailure: string | null = null;
   /** How far the running build has got, from its `progress` messages. */
@@ -108,14 +113,14 @@ export class MainFollower {
 
   /** For `/healthz`. */
   status(): BuildStatus {
-    return { running: this.#child !== null, waitingFor: this.#waitingFor, lastFailure: this.#lastFailure };
+    return { running: this.#pending !== null, waitingFor: this.#waitingFor, lastFailure: this.#lastFailure };
   }
 
   /** For the page a person sees before the first release has pages (gateway/building-page.ts). */
   building(): BuildingStatus {
     const progress = this.#progress;
     return {
-      running: this.#child !== null,
+      running: this.#pending !== null,
       composed: progress?.phase === 'composing' ? { done: progress.done, total: progress.total } : undefined,
       publishing: progress?.phase === 'publishing',
       failed: this.#lastFailure !== null,
@@ -176,39 +181,61 @@ export class MainFollower {
     );
   }
 
-  /** Runs `pkgcat build --wait` in a child bound to this process; resolves when it has ended. */
+  /** Runs a build in the child bound to this process (`pkgcat build --wait`, started when there is none); resolves when it has ended. */
   #build(quiet: boolean): Promise<BuildOutcome> {
+    return new Promise((resolve) => {
+      const outcome: BuildOutcome = { code: 1, tip: null, failure: null, failureCode: null, published: false, figures: null };
+      this.#pending = { outcome, started: performance.now(), resolve };
+      if (this.#child?.connected) this.#child.send({ kind: 'build', quiet } satisfies BuildRequest);
+      else this.#spawn(quiet);
+    });
+  }
+
+  /** Starts the build process; its first build starts with it. */
+  #spawn(quiet: boolean): void {
     const { repo, out, siteUrl, exportDir } = this.#options;
     // The build logs in the same format as this process, to the same stderr.
     const args = [
       PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--log-format', logFormat(), '--wait',
       ...(exportDir ? ['--export', exportDir] : []), ...(quiet ? ['--quiet'] : []),
     ];
-    return new Promise((resolve) => {
-      const outcome: BuildOutcome = { code: 1, tip: null, failure: null, failureCode: null, published: false, figures: null };
-      const started = performance.now();
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      this.#child = child;
-      child.on('message', (message: BuildMessage) => {
-        if (message.kind === 'waiting') this.#waitingFor = message.holder;
-        else if (message.kind === 'progress') this.#progress = message.progress;
-        else if (message.kind === 'done') Object.assign(outcome, { tip: message.tip, published: message.releaseId !== null, figures: message.figures });
-        else if (message.kind === 'failed') Object.assign(outcome, { failure: message.reason, failureCode: message.code ?? null });
-      });
-      const ended = (code: number) => {
-        this.#child = null;
-        this.#waitingFor = null;
-        this.#progress = null;
-        const result = code !== 0 ? 'failed' : outcome.published ? 'published' : 'unchanged';
-        this.#options.metrics?.build(result, (performance.now() - started) / 1000, code === 0 ? outcome.figures : null);
-        resolve({ ...outcome, code });
-      };
-      child.once('error', (error) => {
-        outcome.failure = `cannot start a build: ${error.message}`;
-        ended(1);
-      });
-      child.once('close', (code) => ended(code ?? 1));
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child = child;
+    child.on('message', (message: BuildMessage) => {
+      const outcome = this.#pending?.outcome;
+      if (!outcome) return;
+      if (message.kind === 'waiting') this.#waitingFor = message.holder;
+      else if (message.kind === 'progress') this.#progress = message.progress;
+      else if (message.kind === 'failed') Object.assign(outcome, { failure: message.reason, failureCode: message.code ?? null });
+      else if (message.kind === 'done') {
+        Object.assign(outcome, { tip: message.tip, published: message.releaseId !== null, figures: message.figures });
+        this.#ended(0);
+      }
     });
+    child.once('error', (error) => {
+      if (this.#pending) this.#pending.outcome.failure = `cannot start a build: ${error.message}`;
+      this.#gone(child, 1);
+    });
+    // A failed build's process exits: its answer is its exit status.
+    child.once('close', (code) => this.#gone(child, code ?? 1));
+  }
+
+  #gone(child: ChildProcess, code: number): void {
+    if (this.#child === child) this.#child = null;
+    this.#ended(code === 0 ? 1 : code);
+  }
+
+  /** The running build ended with `code` (0: done): counted, and its caller told. */
+  #ended(code: number): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    this.#pending = null;
+    this.#waitingFor = null;
+    this.#progress = null;
+    const { outcome } = pending;
+    const result = code !== 0 ? 'failed' : outcome.published ? 'published' : 'unchanged';
+    this.#options.metrics?.build(result, (performance.now() - pending.started) / 1000, code === 0 ? outcome.figures : null);
+    pending.resolve({ ...outcome, code });
   }
 
   /** Resolves when no build is running (for tests and shutdown). */
@@ -224,6 +251,13 @@ export class MainFollower {
     this.#watchers = [];
     this.#child?.kill('SIGTERM');
     await this.idle();
+    await this.#exited();
+  }
+
+  /** Resolves once the build process has exited (at once when there is none). */
+  async #exited(): Promise<void> {
+    const child = this.#child;
+    if (child && child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
   }
 }
 

@@ -12,6 +12,9 @@ import { composeDiff, type DiffSide } from '../../src/compose/diff.ts';
 import { serialize } from '../../src/serialize.ts';
 import { PackObjects } from '../../src/store/objects.ts';
 import { build, pinnedBodies, publicFiles, temporaryDirectory } from '../helpers/catalog.ts';
+import { Builder } from '../../build/build.ts';
+import { checkpointDirectory } from '../../build/checkpoints.ts';
+import { rm } from 'node:fs/promises';
 import { STORY } from './story.ts';
 import { demoCommits } from '../../demo/make-demo-catalog.ts';
 
@@ -145,6 +148,46 @@ describe('the demo history (42 commits) built one commit at a time', () => {
     await expectBundlesEqualWholeComposition(scratch, demoShas.at(-1)!, stepsOut);
     // 43 builds: a minute on an idle 2-core machine, several on a busy one.
   }, 600_000);
+});
+
+describe('one builder building commit after commit (the build process of serve --repo)', () => {
+  const options = (repo: string, out: string) => ({ repo, out, progress: false, log: () => {} });
+
+  it('starts each build from the state it kept, not from a checkpoint, and stores what a build from scratch stores', async () => {
+    const warmRepo = `${await temporaryDirectory()}/warm`;
+    const warmOut = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(warmRepo, STORY.slice(0, 1));
+    const builder = new Builder();
+    let result = await builder.build(options(warmRepo, warmOut));
+    for (const commit of STORY.slice(1)) {
+      const [sha] = await appendCommits(warmRepo, [commit]);
+      // Without its kept state, a build with no checkpoint reads the history from the root.
+      await rm(checkpointDirectory(warmOut), { recursive: true, force: true });
+      const before = result.tip;
+      result = await builder.build(options(warmRepo, warmOut));
+      expect([result.tip, result.resumedFrom, result.applied]).toEqual([sha, before, 1]);
+    }
+    await expectSameOutput(scratchOut, warmOut, shas);
+    expect(await publicFiles(warmOut)).toEqual(await publicFiles(scratchOut));
+  });
+
+  it('starts from a checkpoint when another build published in between, or main was force-pushed', async () => {
+    const warmRepo = `${await temporaryDirectory()}/warm`;
+    const warmOut = `${await temporaryDirectory()}/out`;
+    const original = await createCatalogRepo(warmRepo, STORY.slice(0, 4));
+    const builder = new Builder();
+    await builder.build(options(warmRepo, warmOut));
+    // Another process builds the next commit: the builder's state is of an older release.
+    const [next] = await appendCommits(warmRepo, [STORY[4]]);
+    await build(warmRepo, warmOut);
+    const [after] = await appendCommits(warmRepo, [STORY[5]]);
+    expect(await builder.build(options(warmRepo, warmOut))).toMatchObject({ tip: after, resumedFrom: next, applied: 1 });
+    // main rewritten below the builder's tip: its state is of a commit main no longer has.
+    await git(warmRepo, ['update-ref', 'refs/heads/main', original[3]]);
+    const [rewritten] = await appendCommits(warmRepo, [{ message: 'Another way: drop curl', time: STORY[4].time, files: { 'packages/curl/manifest.json': null } }]);
+    const result = await builder.build(options(warmRepo, warmOut));
+    expect([result.tip, result.resumedFrom]).toEqual([rewritten, original[3]]);
+  });
 });
 
 describe('a force-pushed main', () => {

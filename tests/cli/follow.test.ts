@@ -1,5 +1,7 @@
 /** `serve --repo` follows main: new commits and force-pushes become the published state. */
-import { writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, git } from '../../demo/catalog-writer.ts';
@@ -8,6 +10,7 @@ import { lineLogger } from '../../src/log.ts';
 import { LAYOUT_VERSION } from '../../src/store/layout.ts';
 import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 
+const PKGCAT = fileURLToPath(new URL('../../bin/pkgcat.js', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits (a bounded number of looks) until the published tip is `sha`; returns the tip seen last. */
@@ -93,6 +96,35 @@ describe('MainFollower', () => {
     await follower.idle();
     expect(follower.status().lastFailure).toBeNull();
     expect((await releaseFile(out, 'chain.json')).map((commit: { sha: string }) => commit.sha)).toEqual([third, second, first]);
+  });
+
+  it('keeps its build process between builds: a build that succeeded builds the next commit when asked', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    const [first] = await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    // What serve --repo runs: pkgcat build --wait, bound to it by an IPC channel.
+    const child = spawn(process.execPath, [PKGCAT, 'build', '--repo', repo, '--out', out, '--wait', '--quiet'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const answers: { kind: string; tip?: string }[] = [];
+    child.on('message', (message: { kind: string; tip?: string }) => answers.push(message));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const answered = async (count: number) => {
+      for (let look = 0; look < 400 && answers.filter(({ kind }) => kind === 'done' || kind === 'failed').length < count; look++) await sleep(50);
+      return answers.filter(({ kind }) => kind === 'done' || kind === 'failed');
+    };
+    try {
+      expect(await answered(1)).toEqual([expect.objectContaining({ kind: 'done', tip: first })]);
+      // Its checkpoints gone: the process builds from the state it kept.
+      await rm(join(out, 'build', 'checkpoints'), { recursive: true, force: true });
+      const [second] = await appendCommits(repo, [{ message: 'curl', time: hoursLater(1), files: { 'packages/curl/manifest.json': manifest('curl') } }]);
+      child.send({ kind: 'build', quiet: true });
+      expect(await answered(2)).toEqual([expect.objectContaining({ kind: 'done', tip: first }), expect.objectContaining({ kind: 'done', tip: second })]);
+      expect(child.exitCode).toBeNull();
+      expect(await releaseFile(out, 'release.json')).toMatchObject({ tip: { sha: second } });
+    } finally {
+      // Without its parent's channel, it exits.
+      child.disconnect();
+      await exited;
+    }
   });
 
   it('refuses to start on a directory that is not a git repository', async () => {
