@@ -165,7 +165,7 @@ interface Manifest {
 }
 
 /** Packages at main's tip (read from the checked-out work tree, which appendCommits keeps in line). */
-function readPackages(repo: string): Map<string, Manifest> {
+export function readPackages(repo: string): Map<string, Manifest> {
   const packages = new Map<string, Manifest>();
   const dir = join(repo, 'packages');
   for (const name of readdirSync(dir).sort()) {
@@ -209,6 +209,18 @@ function reverseClosures(packages: Map<string, Manifest>): Map<string, number> {
 }
 
 /**
+ * The packages a benchmark's new commits change (keys): a leaf (nothing depends on it; it has
+ * dependencies), and the package the most others reach.
+ */
+export function changedPackages(packages: Map<string, Manifest>): { leaf: string; popular: string; closures: Map<string, number> } {
+  const closures = reverseClosures(packages);
+  const ranked = [...closures].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const dependencies = (key: string) => (packages.get(key)!.dependencies?.build?.length ?? 0) + (packages.get(key)!.dependencies?.runtime?.length ?? 0);
+  const leaf = [...packages.keys()].find((key) => closures.get(key) === 0 && dependencies(key) > 0) ?? ranked[ranked.length - 1][0];
+  return { leaf, popular: ranked[0][0], closures };
+}
+
+/**
  * A realistic bump: the trailing number goes up, keeping its width (`1.3.2_2` -> `1.3.2_3`,
  * `1.2.9` -> `1.2.10`, `2025-08-07` -> `2025-08-08`); a version without one gets `_1`.
  */
@@ -225,7 +237,7 @@ function tipTime(repo: string): number {
 }
 
 /** Appends a commit that ships a new version of `name`; returns a description of the change. */
-async function appendBump(repo: string, name: string): Promise<string> {
+export async function appendBump(repo: string, name: string): Promise<string> {
   const path = `packages/${name}/manifest.json`;
   const manifest = JSON.parse(git(repo, ['show', `main:${path}`])) as Manifest;
   const from = manifest.version;
@@ -285,10 +297,8 @@ async function benchTarget(context: SuiteContext, target: Target): Promise<void>
   log(`  cost per commit over ${count(curve.segment)} commits: first ${curve.first.toFixed(1)} ms, middle ${curve.middle.toFixed(1)} ms, last ${curve.last.toFixed(1)} ms (last/first ${curve.ratio.toFixed(2)})`);
 
   const packages = readPackages(repo);
-  const closures = reverseClosures(packages);
+  const { leaf, popular, closures } = changedPackages(packages);
   const ranked = [...closures].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const leaf = [...packages.keys()].find((key) => closures.get(key) === 0 && ((packages.get(key)!.dependencies?.build?.length ?? 0) + (packages.get(key)!.dependencies?.runtime?.length ?? 0)) > 0) ?? ranked[ranked.length - 1][0];
-  const popular = ranked[0][0];
   const advised = packages.has('zlib') && popular !== 'zlib' ? 'zlib' : ranked[1][0];
   const plan: { kind: AddOne['kind']; key: string; append: () => Promise<string> }[] = [
     { kind: 'leaf', key: leaf, append: () => appendBump(repo, packages.get(leaf)!.name) },

@@ -12,18 +12,22 @@
  *    (the anonymous answer of a sha-pinned route: sha resolution comes before the session gate);
  * 3. restore: main goes forward to the old tip again (the commits are back, with their states);
  * 4. rewrite: main's last 5 commits are replaced by 5 others (the same trees, other messages); from
- *    the ref update until the 5 old ones answer 404 and /healthz shows the new tip.
+ *    the ref update until the 5 old ones answer 404 and /healthz shows the new tip;
+ * 5. new commits: a leaf package's version bumped, twice, then the package the most others reach;
+ *    from the commit until /healthz shows it as the tip (the release, every surface, is live).
  *
  * Each time includes what an operator waits for: the follower noticing main (file events on the git
- * directory), the build child's start-up, its build from the newest checkpoint still on main, the
- * publish and its checks. The build's own line (`built N new of M commits in S s`) is kept too.
+ * directory), the build process's start-up when it has none (it stays between builds once one
+ * succeeded), its build from the state it kept or the newest checkpoint still on main, the publish
+ * and its checks. The build's own line (`built N new of M commits in S s`) is kept too.
  */
 import { join } from 'node:path';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.ts';
 import { checkChild, git, machine, projectRevision, runChild, secs, table, writeResults } from './lib.ts';
+import { appendBump, changedPackages, readPackages } from './build.ts';
 import type { Suite } from './suite.ts';
 
-const CORPORA = ['vcpkg-300', 'vcpkg-5000'];
+const CORPORA = ['vcpkg-300', 'vcpkg-5000', 'vcpkg-16193'];
 const DEPTH = 5;
 const LOOK_MS = 20;
 
@@ -88,6 +92,8 @@ export const suite: Suite = {
       checkChild('pkgcat build', await runChild(process.execPath, [pkgcat, 'build', '--repo', repo, '--out', out, '--quiet'], { cwd: context.root }));
     }
     const tip = git(repo, ['rev-parse', 'main']).trim();
+    const packages = readPackages(repo);
+    const { leaf, popular } = changedPackages(packages);
     const dropped = git(repo, ['rev-list', `main~${DEPTH}..main`]).trim().split('\n');
     const base = git(repo, ['rev-parse', `main~${DEPTH}`]).trim();
     const steps: Step[] = [];
@@ -104,10 +110,10 @@ export const suite: Suite = {
       steps.push({ name: 'restart, build', what: 'spawn until /healthz says the build of the tip is done', seconds: (performance.now() - spawned) / 1000, buildLine: buildLineSince(serve, 0) });
 
       const pinned = (sha: string) => `${serve.url}/api/pkgs/bundle/${sha}.json`;
-      const measure = async (name: string, what: string, moveMain: () => void, done: () => Promise<boolean>) => {
+      const measure = async (name: string, what: string, moveMain: () => unknown, done: () => Promise<boolean>) => {
         const from = serve.log().length;
         const started = performance.now();
-        moveMain();
+        await moveMain();
         await until(done);
         const seconds = (performance.now() - started) / 1000;
         // The build's line comes as it exits, a moment after it published.
@@ -130,6 +136,18 @@ export const suite: Suite = {
       }
       const rewritten = parent;
       await measure('rewrite', `main's last ${DEPTH} commits replaced by ${DEPTH} others, until the old ones answer 404 and /healthz shows the new tip`, () => git(repo, ['update-ref', 'refs/heads/main', rewritten]), async () => (await allDropped(dropped)) && (await health(serve.url)).tip === rewritten);
+      // 5. new commits as they land: a leaf package's version bumped (twice: the build process stays
+      // between builds), then the package the most others reach. The release goes live whole: every
+      // surface answers for the new tip once /healthz shows it.
+      for (const [step, key] of [['leaf', leaf], ['leaf again', leaf], ['popular', popular]] as const) {
+        const name = packages.get(key)!.name;
+        let landed = '';
+        const land = async () => {
+          await appendBump(repo, name);
+          landed = git(repo, ['rev-parse', 'main']).trim();
+        };
+        await measure(`new commit: ${step}`, `a commit bumping ${name} lands, until /healthz shows it as the tip (every surface live)`, land, async () => (await health(serve.url)).tip === landed);
+      }
     } finally {
       await serve.stop();
     }

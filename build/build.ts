@@ -17,7 +17,7 @@ import { acquireLock } from '../src/store/lock.ts';
 import { PUBLIC_SURFACE_IDS } from '../src/surfaces/registry.ts';
 import type { CatalogModel } from './model.ts';
 import type { Composer } from './composer.ts';
-import type { PublishCounts } from './publish.ts';
+import type { HeldRelease, PublishCounts } from './publish.ts';
 import { Checkpoints, checkpointDirectory } from './checkpoints.ts';
 
 export interface BuildOptions {
@@ -102,13 +102,15 @@ interface WarmState {
   readonly sha: string;
   readonly model: CatalogModel;
   readonly composer: Composer;
+  /** The release it published: the next one starts from its manifest and input table (publish.ts HeldRelease). */
+  readonly release: HeldRelease;
 }
 
 /**
  * Builds an output again and again in one process (the build process of `serve --repo`). It keeps
- * the model and the composer at the tip it last published, so that the next build starts from them
- * instead of reading a checkpoint, and the loaded modules, the compiled code and the site's render
- * workers are there already. A build that fails drops them: the next one starts from a checkpoint.
+ * the model and the composer at the tip it last published, and that release's manifest and input
+ * table, so that the next build starts from them instead of reading a checkpoint and the release
+ * back, and the loaded modules, the compiled code and the site's render workers are there already. A build that fails drops them: the next one starts from a checkpoint.
  */
 export class Builder {
   #warm: WarmState | null = null;
@@ -300,7 +302,7 @@ async function buildLocked(
     recentChanges: await readRecentChanges(out, chainInfos),
     log,
     listing: (await assembleBody(out, (await readStateRoot(out, tip))!.listing)).toString('utf8'),
-  }, options.onLive);
+  }, options.onLive, warm?.release ?? null);
   // After publishing, so the new commit goes live without waiting for it (a build killed before
   // it starts from an older checkpoint, whose later commits are built: nothing is lost).
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
@@ -308,7 +310,7 @@ async function buildLocked(
   // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
   await store.close();
   const result = { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: startedFrom, releaseId: published.id, diagnostics, published: published.counts };
-  return { result, warm: { out, sha: tip, model, composer } };
+  return { result, warm: { out, sha: tip, model, composer, release: published.held } };
 }
 
 /** Commits whose files may still be being written while the next ones compose. */

@@ -42,7 +42,8 @@ type Row = [hash: string, readers: number];
 /** What a document's key covers besides its inputs' values (and its kind, which its path fixes). */
 export const inputEpoch = (codeVersion: string, siteUrl: string): string => contentHash(`${codeVersion}\n${siteUrl}`);
 
-export type StoredInputs = { epoch: string; chunks: { object: string; entries: [string, Row][] }[]; reach: InputsFile['reach'] };
+/** A release's input table as the next release starts from it. */
+export type StoredInputs = { epoch: string; table: ChunkedCollection<Row>; reach: InputsFile['reach'] };
 
 /**
  * The table of a release, chunk by chunk; null when it has none (a release of an earlier pkgcat) or
@@ -52,7 +53,8 @@ export async function readInputs(objects: ObjectBackend, file: string): Promise<
   try {
     const stored = await readJson<InputsFile>(file);
     const chunks = await readKeyedChunks<Row>(objects, stored.chunks);
-    return { epoch: stored.epoch, chunks: chunks.map(({ ref, entries }) => ({ object: ref.object, entries })), reach: stored.reach };
+    const table = ChunkedCollection.stored(renderKeyedChunk<Row>, chunks.map(({ ref, entries }) => ({ object: ref.object, entries })));
+    return { epoch: stored.epoch, table, reach: stored.reach };
   } catch {
     return null;
   }
@@ -80,7 +82,12 @@ export class InputTable {
     this.#epoch = epoch;
     this.#hashOf = hashOf;
     this.#continued = previous?.epoch === epoch;
-    this.#table = ChunkedCollection.stored(renderKeyedChunk<Row>, this.#continued ? previous!.chunks : []);
+    this.#table = this.#continued ? previous!.table : ChunkedCollection.stored(renderKeyedChunk<Row>, []);
+  }
+
+  /** The table of this release: once flushed, what the next release starts from. */
+  get table(): ChunkedCollection<Row> {
+    return this.#table;
   }
 
   /** Whether a document of the previous release that read `inputs` reads the same values now (false: unknown, check its key). */

@@ -91,7 +91,7 @@ export class GatewayMetrics {
   });
   readonly #buildDuration = new Histogram({
     name: 'pkgcat_build_duration_seconds',
-    help: 'Wall time of each build run by serve --repo, from its start to its exit.',
+    help: 'Wall time of each build run by serve --repo, from when serve asks for it to its answer.',
     buckets: BUILD_BUCKETS,
     registers: [this.registry],
   });
