@@ -267,10 +267,12 @@ export interface HeldRelease {
   readonly manifest: ChunkedCollection<ManifestEntry>;
   readonly inputs: StoredInputs;
   readonly reads: SharedReads;
+  /** The advisories' reach its documents were composed with (the one `inputs.reach` names). */
+  readonly reach: KeptReach | undefined;
 }
 
 /** The current release: its manifest (its reads shared), its tip's state and its input table (none when there is no release of this layout); `held` when it is the one held. */
-async function currentRelease(out: string, held: HeldRelease | null): Promise<{ manifest: ChunkedCollection<ManifestEntry>; reads: SharedReads; tip: StateRoot | null; inputs: StoredInputs | null }> {
+async function currentRelease(out: string, held: HeldRelease | null): Promise<{ manifest: ChunkedCollection<ManifestEntry>; reads: SharedReads; tip: StateRoot | null; inputs: StoredInputs | null; reach?: KeptReach }> {
   const id = await currentReleaseId(out);
   const none = { manifest: ChunkedCollection.stored(renderManifestChunk, []), reads: new SharedReads(), tip: null, inputs: null };
   if (!id) return none;
@@ -278,7 +280,7 @@ async function currentRelease(out: string, held: HeldRelease | null): Promise<{ 
   const info = await readJson<ReleaseInfo>(paths.releaseInfo(dir)).catch(() => null);
   if (info?.layout !== LAYOUT_VERSION) return none;
   const tip = info.tip && (await readStateRoot(out, info.tip.sha));
-  if (held?.id === id) return { manifest: held.manifest, reads: held.reads, tip, inputs: held.inputs };
+  if (held?.id === id) return { manifest: held.manifest, reads: held.reads, tip, inputs: held.inputs, reach: held.reach };
   const objects = openObjects(out);
   const reads = new SharedReads();
   const [chunks, inputs] = await Promise.all([readManifest(objects, await readJson<ChunkRef[]>(paths.manifest(dir))), readInputs(objects, paths.inputs(dir))]);
@@ -304,7 +306,8 @@ export async function publishRelease(out: string, store: ObjectStore, composed: 
   const version = await codeVersion();
   const epoch = inputEpoch(version, composed.siteUrl);
   const keptReach = current.inputs?.epoch === epoch ? current.inputs.reach : undefined;
-  const content: ReleaseContent = { ...composed, reachBefore: keptReach ? await readReach(openObjects(out), keptReach.key, keptReach.object) : null };
+  const reachBefore = !keptReach ? null : current.reach?.key === keptReach.key ? current.reach : await readReach(openObjects(out), keptReach.key, keptReach.object);
+  const content: ReleaseContent = { ...composed, reachBefore };
   const inputs = new InputTable(epoch, (input) => inputHash(content, input), current.inputs);
   const stage = new Stage(store, current.manifest, current.reads, new DocumentChecks(content.tip, content.chain.length), inputs);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
@@ -388,7 +391,7 @@ export async function publishRelease(out: string, store: ObjectStore, composed: 
   await rename(link, paths.current(out));
   onLive(id);
   await pruneReleases(out, id);
-  return { id, counts: stage.counts, held: { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, reads: current.reads } };
+  return { id, counts: stage.counts, held: { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, reads: current.reads, reach } };
 }
 
 /** Removes staging leftovers of killed builds and all but the newest releases. */
