@@ -427,6 +427,32 @@ async function benchTarget(context: SuiteContext, target: Target): Promise<void>
   log(`raw results: ${relative(root, file)}`);
 }
 
+/** The synthetic catalog's shape from the flags, and its label: `synthetic`, or `synthetic-<shape>` for a non-default one (its own results file). */
+export function syntheticShape(values: Record<string, unknown>): { options: typeof SYNTHETIC_DEFAULTS; label: string } {
+  const options = {
+    packages: positiveInteger(values.packages, SYNTHETIC_DEFAULTS.packages, '--packages'),
+    commits: positiveInteger(values.commits, SYNTHETIC_DEFAULTS.commits, '--commits'),
+    chainDepth: positiveInteger(values['chain-depth'], SYNTHETIC_DEFAULTS.chainDepth, '--chain-depth'),
+    seed: typeof values.seed === 'string' ? values.seed : SYNTHETIC_DEFAULTS.seed,
+  };
+  const custom = [
+    options.packages !== SYNTHETIC_DEFAULTS.packages ? `${options.packages}p` : '',
+    options.commits !== SYNTHETIC_DEFAULTS.commits ? `${options.commits}c` : '',
+    options.chainDepth !== SYNTHETIC_DEFAULTS.chainDepth ? `${options.chainDepth}d` : '',
+    options.seed !== SYNTHETIC_DEFAULTS.seed ? `seed-${options.seed.replace(/[^A-Za-z0-9._-]/g, '_')}` : '',
+  ].filter(Boolean);
+  return { options, label: ['synthetic', ...custom].join('-') };
+}
+
+/** The synthetic catalog's flags, for the suites that build one. */
+export const SYNTHETIC_FLAGS = {
+  synthetic: { type: 'boolean' },
+  packages: { type: 'string' },
+  commits: { type: 'string' },
+  'chain-depth': { type: 'string' },
+  seed: { type: 'string' },
+} as const;
+
 function positiveInteger(value: unknown, fallback: number, flag: string): number {
   if (value === undefined) return fallback;
   const number = Number(value);
@@ -439,11 +465,7 @@ export const suite: Suite = {
   description: 'pkgcat build: full history, one new commit, no-op, bytes on disk, peak memory',
   options: {
     corpus: { type: 'string' },
-    synthetic: { type: 'boolean' },
-    packages: { type: 'string' },
-    commits: { type: 'string' },
-    'chain-depth': { type: 'string' },
-    seed: { type: 'string' },
+    ...SYNTHETIC_FLAGS,
   },
   usage: [
     `--corpus ${CORPORA.join('|')}   build a corpus bundle from --corpus-dir (default vcpkg-5000 unless --synthetic)`,
@@ -470,21 +492,9 @@ export const suite: Suite = {
       });
     }
     if (synthetic) {
-      const options = {
-        packages: positiveInteger(values.packages, SYNTHETIC_DEFAULTS.packages, '--packages'),
-        commits: positiveInteger(values.commits, SYNTHETIC_DEFAULTS.commits, '--commits'),
-        chainDepth: positiveInteger(values['chain-depth'], SYNTHETIC_DEFAULTS.chainDepth, '--chain-depth'),
-        seed: typeof values.seed === 'string' ? values.seed : SYNTHETIC_DEFAULTS.seed,
-      };
-      // The default shape is the recorded one; other shapes get their own results file.
-      const custom = [
-        options.packages !== SYNTHETIC_DEFAULTS.packages ? `${options.packages}p` : '',
-        options.commits !== SYNTHETIC_DEFAULTS.commits ? `${options.commits}c` : '',
-        options.chainDepth !== SYNTHETIC_DEFAULTS.chainDepth ? `${options.chainDepth}d` : '',
-        options.seed !== SYNTHETIC_DEFAULTS.seed ? `seed-${options.seed.replace(/[^A-Za-z0-9._-]/g, '_')}` : '',
-      ].filter(Boolean);
+      const { options, label } = syntheticShape(values);
       targets.push({
-        label: ['synthetic', ...custom].join('-'),
+        label,
         async prepare(repo) {
           const started = performance.now();
           const summary = await makeSyntheticCatalog(repo, options);

@@ -4,6 +4,7 @@
  *
  *   npm run bench -- follow --corpus-dir <dir>                       vcpkg-5000 (the recorded figures)
  *   npm run bench -- follow --corpus vcpkg-300 --corpus-dir <dir>    the small corpus
+ *   npm run bench -- follow --synthetic --packages 20000 --commits 200   a synthetic catalog
  *   ... --built <out>                                                reuse an output built from the same corpus
  *
  * 1. restart: from spawning `serve` on a built output until it answers a package record (200), and
@@ -24,7 +25,8 @@
 import { join } from 'node:path';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process.ts';
 import { checkChild, git, machine, projectRevision, runChild, secs, table, writeResults } from './lib.ts';
-import { appendBump, changedPackages, readPackages } from './build.ts';
+import { appendBump, changedPackages, readPackages, SYNTHETIC_FLAGS, syntheticShape } from './build.ts';
+import { makeSyntheticCatalog } from './synthetic.ts';
 import type { Suite } from './suite.ts';
 
 const CORPORA = ['vcpkg-300', 'vcpkg-5000', 'vcpkg-16193'];
@@ -70,21 +72,21 @@ export const suite: Suite = {
   options: {
     corpus: { type: 'string' },
     built: { type: 'string' },
+    ...SYNTHETIC_FLAGS,
   },
   usage: [
     `--corpus ${CORPORA.join('|')}   the corpus (default vcpkg-5000)`,
+    '--synthetic --packages N --commits N   a synthetic catalog instead (bench/synthetic.ts, as the build suite makes it)',
     '--built <out>                  an output already built from that corpus: skips the full build',
   ],
   async run(context) {
     const { values, work, log } = context;
-    if (values.synthetic && values.corpus === undefined) {
-      log('follow: skipped (it needs a corpus; --synthetic has none)');
-      return;
-    }
-    const corpus = typeof values.corpus === 'string' ? values.corpus : 'vcpkg-5000';
-    if (!CORPORA.includes(corpus)) throw new Error(`--corpus must be one of ${CORPORA.join(', ')}, not ${corpus}`);
+    const synthetic = values.synthetic === true && values.corpus === undefined ? syntheticShape(values) : null;
+    const corpus = synthetic?.label ?? (typeof values.corpus === 'string' ? values.corpus : 'vcpkg-5000');
+    if (!synthetic && !CORPORA.includes(corpus)) throw new Error(`--corpus must be one of ${CORPORA.join(', ')}, not ${corpus}`);
     const repo = join(work, 'catalog');
-    git(work, ['clone', '-q', context.corpusFile(`${corpus}.bundle`), repo]);
+    if (synthetic) await makeSyntheticCatalog(repo, synthetic.options);
+    else git(work, ['clone', '-q', context.corpusFile(`${corpus}.bundle`), repo]);
     const pkgcat = join(context.root, 'bin/pkgcat.js');
     const out = typeof values.built === 'string' ? values.built : join(work, 'out');
     if (typeof values.built !== 'string') {
@@ -103,7 +105,7 @@ export const suite: Suite = {
     // The site URL `pkgcat build` wrote by default: a restart on the built output has nothing to publish.
     const serve = await startServeProcess(['--out', out, '--repo', repo, '--poll-seconds', '2', '--site-url', 'http://127.0.0.1:8080']);
     try {
-      const record = `${serve.url}/api/pkgs/zlib.json`;
+      const record = `${serve.url}/api/pkgs/${packages.get(leaf)!.name}.json`;
       await until(async () => (await status(record)) === 200);
       steps.push({ name: 'restart', what: 'spawn until a package record answers 200', seconds: (performance.now() - spawned) / 1000, buildLine: null });
       await until(async () => !(await health(serve.url)).running && (await health(serve.url)).tip === tip);
