@@ -113,7 +113,13 @@ interface WarmState {
  * back, and the loaded modules, the compiled code and the site's render workers are there already. A build that fails drops them: the next one starts from a checkpoint.
  */
 export class Builder {
+  /** Whether it keeps its state for a next build (a build run once does not: it lets go of what it no longer needs). */
+  readonly #keeps: boolean;
   #warm: WarmState | null = null;
+
+  constructor(keeps = true) {
+    this.#keeps = keeps;
+  }
 
   async build(options: BuildOptions): Promise<BuildResult> {
     const { out } = options;
@@ -143,7 +149,7 @@ export class Builder {
         // Kept only while the output's release is the one this builder published last (no other build published since).
         const warm = this.#warm?.out === out && this.#warm.sha === previous?.info.tip?.sha ? this.#warm : null;
         this.#warm = null;
-        const built = await buildLocked(repo, tip, previous?.chain ?? [], options, log, warm);
+        const built = await buildLocked(repo, tip, previous?.chain ?? [], options, log, warm, this.#keeps);
         this.#warm = built.warm;
         return built.result;
       } finally {
@@ -156,7 +162,7 @@ export class Builder {
 }
 
 /** Builds every commit of main not built yet in `options.out`, then publishes the tip (one build, in a builder of its own). */
-export const buildCatalog = (options: BuildOptions): Promise<BuildResult> => new Builder().build(options);
+export const buildCatalog = (options: BuildOptions): Promise<BuildResult> => new Builder(false).build(options);
 
 /**
  * Whether `tip` is published for this site URL with every surface this version publishes (a new
@@ -178,7 +184,8 @@ async function buildLocked(
   options: BuildOptions,
   log: (line: string, diagnostic?: Diagnostic) => void,
   warm: WarmState | null,
-): Promise<{ result: BuildResult; warm: WarmState }> {
+  keeps: boolean,
+): Promise<{ result: BuildResult; warm: WarmState | null }> {
   const { out } = options;
   // git walks the chain while the modules load.
   const chainRead = repo.chain(tip);
@@ -302,7 +309,7 @@ async function buildLocked(
     recentChanges: await readRecentChanges(out, chainInfos),
     log,
     listing: (await assembleBody(out, (await readStateRoot(out, tip))!.listing)).toString('utf8'),
-  }, options.onLive, warm?.release ?? null);
+  }, { onLive: options.onLive, held: warm?.release ?? null, hold: keeps });
   // After publishing, so the new commit goes live without waiting for it (a build killed before
   // it starts from an older checkpoint, whose later commits are built: nothing is lost).
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
@@ -310,7 +317,7 @@ async function buildLocked(
   // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
   await store.close();
   const result = { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: startedFrom, releaseId: published.id, diagnostics, published: published.counts };
-  return { result, warm: { out, sha: tip, model, composer, release: published.held } };
+  return { result, warm: published.held && { out, sha: tip, model, composer, release: published.held } };
 }
 
 /** Commits whose files may still be being written while the next ones compose. */

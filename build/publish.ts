@@ -49,8 +49,8 @@ export interface PublishCounts {
 export interface Published {
   readonly id: string;
   readonly counts: PublishCounts;
-  /** The release as the next one starts from it. */
-  readonly held: HeldRelease;
+  /** The release as the next one starts from it, when asked for (`hold`). */
+  readonly held: HeldRelease | null;
 }
 
 async function nextReleaseId(out: string, tip: string): Promise<string> {
@@ -296,7 +296,19 @@ async function currentRelease(out: string, held: HeldRelease | null): Promise<{ 
  * name, validates it, and switches `current` to it (`onLive` is told then). Resolves with its id
  * and what it cost.
  */
-export async function publishRelease(out: string, store: ObjectStore, composed: ReleaseContent, onLive: (id: string) => void = () => {}, held: HeldRelease | null = null): Promise<Published> {
+export async function publishRelease(
+  out: string,
+  store: ObjectStore,
+  composed: ReleaseContent,
+  { onLive = () => {}, held = null, hold = false }: {
+    /** Told when `current` is switched to the release. */
+    onLive?: (id: string) => void;
+    /** The current release as the build before this one held it (when it still is the current one, it is not read back). */
+    held?: HeldRelease | null;
+    /** Whether to give back the release as held (a build that stays up); else its manifest is let go as soon as it is written. */
+    hold?: boolean;
+  } = {},
+): Promise<Published> {
   const rows = SERVED.filter((row) => row.publicFile !== undefined);
   const id = await nextReleaseId(out, composed.tip.sha);
   const staging = join(paths.releases(out), `.staging-${id}`);
@@ -391,7 +403,7 @@ export async function publishRelease(out: string, store: ObjectStore, composed: 
   await rename(link, paths.current(out));
   onLive(id);
   await pruneReleases(out, id);
-  return { id, counts: stage.counts, held: { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, reads: current.reads, reach } };
+  return { id, counts: stage.counts, held: hold ? { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, reads: current.reads, reach } : null };
 }
 
 /** Removes staging leftovers of killed builds and all but the newest releases. */
