@@ -37,6 +37,11 @@ export interface FollowOptions {
   repo: string;
   out: string;
   pollSeconds: number;
+  /**
+   * How long the build process stays up after a build for the next one, holding the catalog in
+   * memory (0: a process per build). Default: it stays as long as this follower runs.
+   */
+  buildIdleSeconds?: number;
   /** The public site URL the builds write into each release (`build --site-url`). */
   siteUrl: string;
   /** Where each build exports the release for a static host (`build --export`); none: no export. */
@@ -75,6 +80,8 @@ export class MainFollower {
   #again = false;
   /** The build process, kept between builds once one succeeded. */
   #child: ChildProcess | null = null;
+  /** Ends an idle build process (buildIdleSeconds). */
+  #idle: NodeJS.Timeout | null = null;
   /** The build running now: where the child's answer goes. */
   #pending: { outcome: BuildOutcome; started: number; resolve: (outcome: BuildOutcome) => void } | null = null;
   #waitingFor: number | null = null;
@@ -186,6 +193,7 @@ export class MainFollower {
     return new Promise((resolve) => {
       const outcome: BuildOutcome = { code: 1, tip: null, failure: null, failureCode: null, published: false, figures: null };
       this.#pending = { outcome, started: performance.now(), resolve };
+      if (this.#idle) clearTimeout(this.#idle);
       if (this.#child?.connected) this.#child.send({ kind: 'build', quiet } satisfies BuildRequest);
       else this.#spawn(quiet);
     });
@@ -221,8 +229,21 @@ export class MainFollower {
   }
 
   #gone(child: ChildProcess, code: number): void {
-    if (this.#child === child) this.#child = null;
+    // A process let go while idle ends after the next build may have started another.
+    if (this.#child !== child) return;
+    this.#child = null;
     this.#ended(code === 0 ? 1 : code);
+  }
+
+  /** Lets the build process go once it has stayed idle for buildIdleSeconds: the memory it holds is given back, and the next build starts another. */
+  #idleFor(seconds: number | undefined): void {
+    const child = this.#child;
+    if (seconds === undefined || !child) return;
+    this.#idle = setTimeout(() => {
+      this.#child = null;
+      child.kill('SIGTERM');
+    }, seconds * 1000);
+    this.#idle.unref();
   }
 
   /** The running build ended with `code` (0: done): counted, and its caller told. */
@@ -235,6 +256,7 @@ export class MainFollower {
     const { outcome } = pending;
     const result = code !== 0 ? 'failed' : outcome.published ? 'published' : 'unchanged';
     this.#options.metrics?.build(result, (performance.now() - pending.started) / 1000, code === 0 ? outcome.figures : null);
+    if (code === 0) this.#idleFor(this.#options.buildIdleSeconds);
     pending.resolve({ ...outcome, code });
   }
 
@@ -247,6 +269,7 @@ export class MainFollower {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#idle) clearTimeout(this.#idle);
     for (const watcher of this.#watchers) watcher.close();
     this.#watchers = [];
     this.#child?.kill('SIGTERM');

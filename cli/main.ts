@@ -18,7 +18,7 @@ type Env = Record<string, string | undefined>;
 
 type FlagName =
   | 'repo' | 'out' | 'users' | 'port' | 'host' | 'site-url' | 'redis-url' | 'session-dir' | 'trust-proxy'
-  | 'poll-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'mcp-allowed-hosts' | 'signing-key' | 'digest' | 'key' | 'body' | 'url'
+  | 'poll-seconds' | 'build-idle-seconds' | 'accel-redirect' | 'composed-cache-mb' | 'mcp-allowed-hosts' | 'signing-key' | 'digest' | 'key' | 'body' | 'url'
   | 'metrics-port' | 'metrics-host' | 'log-format' | 'access-log' | 'export' | 'to' | 'quiet' | 'wait' | 'help' | 'version';
 
 interface Flag {
@@ -36,6 +36,7 @@ export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_POLL_SECONDS = 2;
+const DEFAULT_BUILD_IDLE_SECONDS = 600;
 const DEFAULT_COMPOSED_CACHE_MB = 1024;
 const DEFAULT_METRICS_HOST = '127.0.0.1';
 
@@ -50,6 +51,12 @@ const FLAGS: Record<FlagName, Flag> = {
   'session-dir': { type: 'string', env: 'PKGCAT_SESSION_DIR', value: '<dir>', help: 'where the local session database and the generated secret live (default: <out>/../<out name>-sessions)' },
   'trust-proxy': { type: 'string', env: 'PKGCAT_TRUST_PROXY', value: '<value>', help: 'Express "trust proxy" (e.g. 1, loopback); needed for Secure cookies behind TLS termination' },
   'poll-seconds': { type: 'string', env: 'PKGCAT_POLL_SECONDS', value: '<n>', help: `with --repo: how often to check main when file events are missed, in seconds above 0 (default ${DEFAULT_POLL_SECONDS})` },
+  'build-idle-seconds': {
+    type: 'string',
+    env: 'PKGCAT_BUILD_IDLE_SECONDS',
+    value: '<n>',
+    help: `with --repo: how long the build process stays up after a build, holding the catalog in memory so the next commit builds from it, in seconds; 0: a process per build (default ${DEFAULT_BUILD_IDLE_SECONDS})`,
+  },
   'accel-redirect': { type: 'string', env: 'PKGCAT_ACCEL_REDIRECT', value: '<path>', help: 'behind nginx: answer bodies with X-Accel-Redirect to this internal location aliasing --out (e.g. /_pkgcat; see docs/deployment.md)' },
   'composed-cache-mb': { type: 'string', env: 'PKGCAT_COMPOSED_CACHE_MB', value: '<n>', help: `disk space for the bodies the gateway writes on request under <out>/cache (diffs, SBOMs, X-Accel-Redirect bodies), in MiB; least recently used deleted first; 0 keeps none (default ${DEFAULT_COMPOSED_CACHE_MB})` },
   'mcp-allowed-hosts': {
@@ -92,7 +99,7 @@ interface Command {
 }
 
 const SERVE_FLAGS: FlagName[] = [
-  'users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'accel-redirect', 'composed-cache-mb', 'mcp-allowed-hosts', 'signing-key',
+  'users', 'port', 'host', 'site-url', 'redis-url', 'session-dir', 'trust-proxy', 'poll-seconds', 'build-idle-seconds', 'accel-redirect', 'composed-cache-mb', 'mcp-allowed-hosts', 'signing-key',
   'metrics-port', 'metrics-host', 'log-format', 'access-log', 'export',
 ];
 
@@ -278,6 +285,8 @@ export interface Settings {
   sessionSecret?: string;
   trustProxy?: string;
   pollSeconds: number;
+  /** How long serve --repo's build process stays up after a build (0: a process per build). */
+  buildIdleSeconds: number;
   /** X-Accel-Redirect mode: nginx's internal location for the output directory. */
   accelRedirect?: string;
   /** Disk space for the gateway's bodies composed on request, in MiB. */
@@ -399,6 +408,7 @@ function readSettings(command: Command, values: Map<FlagName, string | true>, en
     sessionSecret: command.sessionSecret ? env.PKGCAT_SESSION_SECRET || undefined : undefined,
     trustProxy: text('trust-proxy'),
     pollSeconds: pollSeconds(take('poll-seconds')),
+    buildIdleSeconds: buildIdleSeconds(take('build-idle-seconds')),
     accelRedirect: accelRedirect(take('accel-redirect')),
     composedCacheMb: composedCacheMb(take('composed-cache-mb')),
     mcpAllowedHosts: hostnames(take('mcp-allowed-hosts')),
@@ -442,6 +452,13 @@ function pollSeconds(value: { raw: string; source: string } | undefined): number
   if (!value) return DEFAULT_POLL_SECONDS;
   const number = /^\s*$/.test(value.raw) ? NaN : Number(value.raw);
   if (!(number > 0 && Number.isFinite(number))) throw new UsageError(`${value.source} must be a number of seconds above 0, got "${value.raw}"`);
+  return number;
+}
+
+function buildIdleSeconds(value: { raw: string; source: string } | undefined): number {
+  if (!value) return DEFAULT_BUILD_IDLE_SECONDS;
+  const number = /^\s*$/.test(value.raw) ? NaN : Number(value.raw);
+  if (!(number >= 0 && Number.isFinite(number))) throw new UsageError(`${value.source} must be a number of seconds, 0 or more, got "${value.raw}"`);
   return number;
 }
 

@@ -25,7 +25,7 @@ const COMMAND_FLAGS: Record<string, [string, string][]> = {
   serve: [
     ['--out', 'PKGCAT_OUT'], ['--repo', 'PKGCAT_REPO'], ['--users', 'PKGCAT_USERS'], ['--port', 'PORT'], ['--host', 'HOST'],
     ['--site-url', 'PKGCAT_SITE_URL'], ['--redis-url', 'PKGCAT_REDIS_URL'], ['--session-dir', 'PKGCAT_SESSION_DIR'],
-    ['--trust-proxy', 'PKGCAT_TRUST_PROXY'], ['--poll-seconds', 'PKGCAT_POLL_SECONDS'], ['--accel-redirect', 'PKGCAT_ACCEL_REDIRECT'],
+    ['--trust-proxy', 'PKGCAT_TRUST_PROXY'], ['--poll-seconds', 'PKGCAT_POLL_SECONDS'], ['--build-idle-seconds', 'PKGCAT_BUILD_IDLE_SECONDS'], ['--accel-redirect', 'PKGCAT_ACCEL_REDIRECT'],
     ['--composed-cache-mb', 'PKGCAT_COMPOSED_CACHE_MB'], ['--mcp-allowed-hosts', 'PKGCAT_MCP_ALLOWED_HOSTS'], ['--signing-key', 'PKGCAT_SIGNING_KEY'],
   ],
   verify: [['--out', 'PKGCAT_OUT'], ['--digest', 'PKGCAT_DIGEST'], ['--key', 'PKGCAT_VERIFY_KEY'], ['--body', 'PKGCAT_BODY'], ['--url', 'PKGCAT_BODY_URL'], ['--log-format', 'PKGCAT_LOG_FORMAT'], ['--quiet', '']],
@@ -90,6 +90,8 @@ describe('bad usage: exit 2 and exactly one line on stderr', () => {
     [['serve', '--out', 'x', '--poll-seconds', '0'], {}, 'pkgcat: --poll-seconds must be a number of seconds above 0, got "0"'],
     [['serve', '--out', 'x', '--poll-seconds', 'soon'], {}, 'pkgcat: --poll-seconds must be a number of seconds above 0, got "soon"'],
     [['serve', '--out', 'x'], { PKGCAT_POLL_SECONDS: '-2' }, 'pkgcat: PKGCAT_POLL_SECONDS must be a number of seconds above 0, got "-2"'],
+    [['serve', '--out', 'x', '--build-idle-seconds', '-1'], {}, 'pkgcat: --build-idle-seconds must be a number of seconds, 0 or more, got "-1"'],
+    [['serve', '--out', 'x'], { PKGCAT_BUILD_IDLE_SECONDS: 'forever' }, 'pkgcat: PKGCAT_BUILD_IDLE_SECONDS must be a number of seconds, 0 or more, got "forever"'],
     [['serve', '--out', 'x', '--composed-cache-mb', '1.5'], {}, 'pkgcat: --composed-cache-mb must be a whole number of MiB, 0 or more, got "1.5"'],
     [['serve', '--out', 'x'], { PKGCAT_COMPOSED_CACHE_MB: 'lots' }, 'pkgcat: PKGCAT_COMPOSED_CACHE_MB must be a whole number of MiB, 0 or more, got "lots"'],
     [['serve', '--out', 'x', '--mcp-allowed-hosts', 'ok.example,https://mcp.example.com'], {}, 'pkgcat: --mcp-allowed-hosts takes hostnames separated by commas, without scheme or port (such as mcp.example.com,10.0.0.5), got "https://mcp.example.com"'],
@@ -131,6 +133,8 @@ describe('settings', () => {
     expect(settings(['serve'], { PORT: '9090' }).port).toBe(9090);
     expect(settings(['serve'], { PORT: '' }).port).toBe(8080);
     expect(settings(['serve', '--poll-seconds', '0.5']).pollSeconds).toBe(0.5);
+    expect(settings(['serve']).buildIdleSeconds).toBe(600);
+    expect(settings(['serve', '--build-idle-seconds', '0'], { PKGCAT_BUILD_IDLE_SECONDS: '60' }).buildIdleSeconds).toBe(0);
     expect(settings(['serve']).composedCacheMb).toBe(1024);
     expect(settings(['serve', '--composed-cache-mb', '0'], { PKGCAT_COMPOSED_CACHE_MB: '64' }).composedCacheMb).toBe(0);
     expect(settings(['serve'], { PKGCAT_COMPOSED_CACHE_MB: '64' }).composedCacheMb).toBe(64);

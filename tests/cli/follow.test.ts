@@ -1,6 +1,6 @@
 /** `serve --repo` follows main: new commits and force-pushes become the published state. */
 import { spawn } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,18 @@ import { LAYOUT_VERSION } from '../../src/store/layout.ts';
 import { hoursLater, manifest, releaseFile, temporaryDirectory } from '../helpers/catalog.ts';
 
 const PKGCAT = fileURLToPath(new URL('../../bin/pkgcat.js', import.meta.url));
+/** The pids of the `pkgcat build` processes of `repo` (Linux: /proc). */
+async function buildProcesses(repo: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    const args = command.split('\0');
+    if (args.includes('build') && args.includes(repo)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits (a bounded number of looks) until the published tip is `sha`; returns the tip seen last. */
@@ -125,6 +137,26 @@ describe('MainFollower', () => {
       child.disconnect();
       await exited;
     }
+  });
+
+  it('lets its build process go after buildIdleSeconds without a build, and builds the next commit in a new one', async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    const [first] = await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    follower = new MainFollower({ repo, out, pollSeconds: 0.1, buildIdleSeconds: 1, siteUrl: 'http://127.0.0.1:8080', log: lineLogger(() => {}) });
+    await follower.start();
+    expect(await publishedTip(out, first)).toBe(first);
+    await follower.idle();
+    let processes = await buildProcesses(repo);
+    for (let look = 0; look < 400 && processes.length > 0; look++) {
+      await sleep(50);
+      processes = await buildProcesses(repo);
+    }
+    expect(processes).toEqual([]);
+    const [second] = await appendCommits(repo, [{ message: 'curl', time: hoursLater(1), files: { 'packages/curl/manifest.json': manifest('curl') } }]);
+    expect(await publishedTip(out, second)).toBe(second);
+    await follower.idle();
+    expect(follower.status()).toEqual({ running: false, waitingFor: null, lastFailure: null });
   });
 
   it('refuses to start on a directory that is not a git repository', async () => {
