@@ -211,7 +211,8 @@ export class MainFollower {
     this.#child = child;
     child.on('message', (message: BuildMessage) => {
       const outcome = this.#pending?.outcome;
-      if (!outcome) return;
+      // A process let go while idle has no say in the next build's.
+      if (!outcome || this.#child !== child) return;
       if (message.kind === 'waiting') this.#waitingFor = message.holder;
       else if (message.kind === 'progress') this.#progress = message.progress;
       else if (message.kind === 'failed') Object.assign(outcome, { failure: message.reason, failureCode: message.code ?? null });
