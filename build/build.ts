@@ -110,7 +110,8 @@ interface WarmState {
  * Builds an output again and again in one process (the build process of `serve --repo`). It keeps
  * the model and the composer at the tip it last published, and that release's manifest and input
  * table, so that the next build starts from them instead of reading a checkpoint and the release
- * back, and the loaded modules, the compiled code and the site's render workers are there already. A build that fails drops them: the next one starts from a checkpoint.
+ * back, and the loaded modules, the compiled code and the site's render workers are there already.
+ * A build that fails drops them: the next one starts from a checkpoint.
  */
 export class Builder {
   /** Whether it keeps its state for a next build (a build run once does not: it lets go of what it no longer needs). */

@@ -143,8 +143,8 @@ export class Composer {
   snapshot(): ComposerSnapshot {
     const flushed = Object.entries(this.#collections()).map(([name, collection]) => [name, collection.flushed()] as const);
     const chunks = flushed.every(([, refs]) => refs !== null) ? (Object.fromEntries(flushed) as unknown as CollectionChunks) : null;
-    const objects = flushed.flatMap(([, refs]) => refs ?? []).map((ref) => ref.object);
-    const chunkLengths = Object.fromEntries(objects.flatMap((object) => (this.lengths.has(object) ? [[object, this.lengths.get(object)!]] : [])));
+    // flush() learns the length of every chunk it returns.
+    const chunkLengths = chunks && Object.fromEntries(Object.values(chunks).flat().map((ref) => [ref.object, this.lengths.get(ref.object)!]));
     return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items, chunks, chunkLengths };
   }
 
