@@ -117,47 +117,74 @@ export class Builder {
   /** Whether it keeps its state for a next build (a build run once does not: it lets go of what it no longer needs). */
   readonly #keeps: boolean;
   #warm: WarmState | null = null;
+  /**
+   * The catalog repository of the last build, with its git processes (a builder that keeps its
+   * state keeps them too: starting a process costs more the more memory this one holds).
+   */
+  #repo: CatalogRepo | null = null;
 
   constructor(keeps = true) {
     this.#keeps = keeps;
   }
 
   async build(options: BuildOptions): Promise<BuildResult> {
+    let failed = true;
+    try {
+      const result = await this.#build(options);
+      failed = false;
+      return result;
+    } finally {
+      if (failed || !this.#keeps) this.close();
+    }
+  }
+
+  /** Ends the git processes it keeps (a builder that keeps its state; the next build starts them again). */
+  close(): void {
+    this.#repo?.close();
+    this.#repo = null;
+  }
+
+  /** The repository at `path` and its main: the one kept while main can be read there, else opened (failing with the reason). */
+  async #open(path: string): Promise<{ repo: CatalogRepo; tip: string }> {
+    const kept = this.#repo?.path === path ? this.#repo : null;
+    const keptTip = kept && (await kept.mainSha().catch(() => null));
+    if (kept && keptTip) return { repo: kept, tip: keptTip };
+    this.close();
+    const repo = (this.#repo = await CatalogRepo.open(path));
+    return { repo, tip: await repo.mainSha() };
+  }
+
+  async #build(options: BuildOptions): Promise<BuildResult> {
     const { out } = options;
     const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-    const repo = await CatalogRepo.open(options.repo);
+    const { repo, tip } = await this.#open(options.repo);
+    await ensureLayout(out);
+    let previous = await currentRelease(out);
+    if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
+    let waited = false;
+    const unlock = await acquireLock(lockFile(out), {
+      waitMs: options.waitForLock ? Infinity : 0,
+      pollMs: 200,
+      onWait: (holder) => {
+        waited = true;
+        options.waitForLock?.(holder);
+      },
+      busyError: (holder) => new Error(`another build (pid ${holder ?? 'unknown'}) is writing this output directory; wait for it to finish`),
+    });
     try {
-      const tip = await repo.mainSha();
-      await ensureLayout(out);
-      let previous = await currentRelease(out);
-      if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
-      let waited = false;
-      const unlock = await acquireLock(lockFile(out), {
-        waitMs: options.waitForLock ? Infinity : 0,
-        pollMs: 200,
-        onWait: (holder) => {
-          waited = true;
-          options.waitForLock?.(holder);
-        },
-        busyError: (holder) => new Error(`another build (pid ${holder ?? 'unknown'}) is writing this output directory; wait for it to finish`),
-      });
-      try {
-        if (waited) {
-          // The build we waited for may have published this very tip.
-          previous = await currentRelease(out);
-          if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
-        }
-        // Kept only while the output's release is the one this builder published last (no other build published since).
-        const warm = this.#warm?.out === out && this.#warm.sha === previous?.info.tip?.sha ? this.#warm : null;
-        this.#warm = null;
-        const built = await buildLocked(repo, tip, previous?.chain ?? [], options, log, warm, this.#keeps);
-        this.#warm = built.warm;
-        return built.result;
-      } finally {
-        await unlock();
+      if (waited) {
+        // The build we waited for may have published this very tip.
+        previous = await currentRelease(out);
+        if (upToDate(previous, tip, options)) return nothingToDo(tip, previous!);
       }
+      // Kept only while the output's release is the one this builder published last (no other build published since).
+      const warm = this.#warm?.out === out && this.#warm.sha === previous?.info.tip?.sha ? this.#warm : null;
+      this.#warm = null;
+      const built = await buildLocked(repo, tip, previous?.chain ?? [], options, log, warm, this.#keeps);
+      this.#warm = built.warm;
+      return built.result;
     } finally {
-      repo.close();
+      await unlock();
     }
   }
 }
@@ -188,8 +215,8 @@ async function buildLocked(
   keeps: boolean,
 ): Promise<{ result: BuildResult; warm: WarmState | null }> {
   const { out } = options;
-  // git walks the chain while the modules load.
-  const chainRead = repo.chain(tip);
+  // git walks the chain (from the current release's tip on) while the modules load.
+  const chainRead = repo.chain(tip, previousChain.map(({ sha }) => sha));
   // Loaded here, not at the top: the no-op path (the tip already published) needs none of them.
   const [{ CatalogModel }, { Composer }, { ObjectStore }, { publishRelease }, { createProgress }, { composeDiff }, { tipExamples }, { readRecentChanges }, { loadSite }] = await Promise.all([
     import('./model.ts'),
@@ -299,7 +326,7 @@ async function buildLocked(
   const published = await publishRelease(out, store, {
     tip: tipState.commit,
     chain: chainInfos,
-    records: composer.records.items,
+    records: composer.recordTexts,
     writtenStates,
     names,
     diagnostics: model.diagnostics,
@@ -316,7 +343,7 @@ async function buildLocked(
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
   await checkpoints.prune();
   // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
-  await store.close();
+  await store.close({ keepIndex: keeps });
   const result = { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: startedFrom, releaseId: published.id, diagnostics, published: published.counts };
   return { result, warm: published.held && { out, sha: tip, model, composer, release: published.held } };
 }

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { memoizedOn } from '../src/memo.ts';
 import { contentHash } from '../src/store/hash.ts';
 import type { ObjectStore } from './objects.ts';
 import type { ChunkRef } from '../src/store/layout.ts';
@@ -34,6 +35,44 @@ export interface ItemStore<T> extends ReadonlyMap<string, T> {
   delete(key: string): boolean;
 }
 
+/** Text items that tell the digest of each (a document's key reads its inputs' digests). */
+export interface DigestedTexts extends ReadonlyMap<string, string> {
+  /** The same for the same text, different for different texts; undefined when the key has no item. */
+  digest(key: string): string | undefined;
+}
+
+/** The digest of a text kept as it is. */
+const textDigest = (text: string): string => contentHash(`text:${text}`);
+
+/**
+ * Text items in a Map, each one's digest made once and kept until the item changes: a release
+ * reads the digest of every record of the catalog, and a commit changes a few of them.
+ */
+export class HashedStrings extends Map<string, string> implements ItemStore<string>, DigestedTexts {
+  readonly #digests = new Map<string, string>();
+
+  override set(key: string, text: string): this {
+    // Called by Map's constructor before the field exists: this class is made empty.
+    this.#digests?.delete(key);
+    return super.set(key, text);
+  }
+
+  override delete(key: string): boolean {
+    this.#digests.delete(key);
+    return super.delete(key);
+  }
+
+  digest(key: string): string | undefined {
+    let digest = this.#digests.get(key);
+    if (digest === undefined) {
+      const text = this.get(key);
+      if (text === undefined) return undefined;
+      this.#digests.set(key, (digest = textDigest(text)));
+    }
+    return digest;
+  }
+}
+
 /** What a deflated item's digest is made from besides its bytes (a text item's is `text:`). */
 const DEFLATED = Buffer.from('deflated:');
 
@@ -45,8 +84,10 @@ const PACK_FROM = 1024;
  * it is written again; each one once when a release is published). The transitive rollups of
  * 20,000 packages are 320 MB of JSON text, which deflates to 11 MB (a rollup repeats its paths).
  */
-export class PackedStrings implements ItemStore<string> {
+export class PackedStrings implements ItemStore<string>, DigestedTexts {
   readonly #items = new Map<string, string | Uint8Array>();
+  /** Each deflated item's digest, made once: an item is replaced, never changed in place. */
+  readonly #deflatedDigest = memoizedOn((item: Uint8Array) => contentHash(Buffer.concat([DEFLATED, item])));
 
   constructor(items?: Iterable<[string, string]>) {
     for (const [key, text] of items ?? []) this.set(key, text);
@@ -74,7 +115,7 @@ export class PackedStrings implements ItemStore<string> {
    */
   digest(key: string): string | undefined {
     const item = this.#items.get(key);
-    return item === undefined ? undefined : typeof item === 'string' ? contentHash(`text:${item}`) : contentHash(Buffer.concat([DEFLATED, item]));
+    return item === undefined ? undefined : typeof item === 'string' ? textDigest(item) : this.#deflatedDigest(item);
   }
 
   /** The item as it is kept (text, or its deflated bytes), for a checkpoint to save without inflating it. */

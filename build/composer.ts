@@ -17,7 +17,7 @@ import type { Diff } from '../src/schemas/wire.ts';
 import type { PackageCard } from '../src/compose/package.ts';
 import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { contentEtag } from '../src/store/hash.ts';
-import { ChunkedCollection, PackedStrings, type ChunkRef } from './chunks.ts';
+import { ChunkedCollection, HashedStrings, PackedStrings, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
 
@@ -98,6 +98,8 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
 
 export class Composer {
   readonly records: ChunkedCollection<string>;
+  /** The records' items, with each one's digest (the release's documents read them). */
+  readonly recordTexts = new HashedStrings();
   readonly cards: ChunkedCollection<string>;
   /** Transitive rollups by name key: the package's entries, serialized and comma-joined (the documents and pages read them too). */
   readonly transitive: ChunkedCollection<string>;
@@ -125,7 +127,7 @@ export class Composer {
   private readonly lengths = new Map<string, number>();
 
   constructor(snapshot?: ComposerSnapshot) {
-    this.records = new ChunkedCollection(joinItems, snapshot?.records);
+    this.records = new ChunkedCollection(joinItems, snapshot?.records, this.recordTexts);
     this.cards = new ChunkedCollection(joinItems, snapshot?.cards);
     const transitive = snapshot?.transitive;
     this.rollups = transitive instanceof PackedStrings ? transitive : new PackedStrings(transitive);

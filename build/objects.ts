@@ -124,12 +124,16 @@ export class ObjectStore {
     return this.objects.hasRoot(sha);
   }
 
-  /** Waits for the writes, ends this build's pack and merges the small packs. */
-  async close(): Promise<void> {
+  /**
+   * Waits for the writes, ends this build's pack and merges the small packs. `keepIndex`: the
+   * process builds again soon (build/build.ts Builder), so the packs' index stays in memory and the
+   * next build does not read it back (it looks at the folder for what others wrote meanwhile).
+   */
+  async close({ keepIndex = false } = {}): Promise<void> {
     await this.settled();
     await this.objects.seal();
     await this.objects.consolidate();
-    await this.objects.close();
+    if (!keepIndex) await this.objects.close();
   }
 
   /** The byte length of a stored object. */

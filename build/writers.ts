@@ -35,16 +35,16 @@ import { advisoryPages, changesPage, searchPage, siteContext, type PageView, typ
 import type { AdvisoryPageView } from '../src/site/advisory-page.ts';
 import { packagePageView } from '../src/site/package-page.ts';
 import { loadSite } from './site.ts';
-import type { PackedStrings } from './chunks.ts';
-import { memoizedPer } from '../src/memo.ts';
+import type { DigestedTexts, PackedStrings } from './chunks.ts';
+import { memoizedOn, memoizedPer } from '../src/memo.ts';
 
 /** Everything a release is made from (the tip's composed items, the chain, the settings). */
 export interface ReleaseContent {
   tip: CommitInfo;
   /** Newest first. */
   chain: CommitInfo[];
-  /** Serialized package records at the tip, by name key. */
-  records: ReadonlyMap<string, string>;
+  /** Serialized package records at the tip, by name key, each with its digest. */
+  records: DigestedTexts;
   /** The commits whose states this build wrote (the release checks they are stored; earlier builds checked theirs). */
   writtenStates: readonly string[];
   /** Canonical names at the tip, by name key. */
@@ -326,10 +326,11 @@ const jsonOf = (value: unknown): string | undefined => (value === undefined ? un
 export const inputHash = memoizedPer((content: ReleaseContent, read: string): string => {
   const colon = read.indexOf(':');
   const [kind, key] = [read.slice(0, colon), read.slice(colon + 1)];
+  // The composer keeps a digest of each record and rollup, made again only when the item changes.
+  if (kind === 'record') return content.records.digest(key) ?? '-';
+  if (kind === 'transitive') return content.transitive.digest(key) ?? '-';
   const value =
-    kind === 'record' ? content.records.get(key)
-    : kind === 'transitive' ? content.transitive.digest(key)
-    : kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
+    kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
     : kind === 'advisory' ? advisoryInput(content, key)
     : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
     : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
@@ -350,10 +351,15 @@ function advisoryInput(content: ReleaseContent, id: string): string | undefined 
   const reach = tipOf(content).advisories.get(id);
   if (!reach) return undefined;
   const records = reach.direct.map(({ record }) => inputHash(content, `record:${nameKey(record.name)}`)).join(',');
-  // Package names hold no spaces (src/grammar.ts).
-  const paths = (entries: readonly TransitiveAdvisory[]) => entries.map(({ culpritPath }) => culpritPath.join(' ')).join('\n');
-  return `advisory ${id}\nrecords ${records}\nreached by ${reach.reachCount}\n${paths(reach.reaching)}\nnearest\n${paths(reach.nearest)}`;
+  return `advisory ${id}\nrecords ${records}\nreached by ${reach.reachCount}\npaths ${pathsDigest(reach.reaching)}\nnearest ${pathsDigest(reach.nearest)}`;
 }
+
+/**
+ * The digest of the paths a list of an advisory's reach shows, made once per list: the lists are
+ * kept from one release to the next while no rollup changes (KeptReach), and are long (300 paths
+ * of up to 64 names). Package names hold no spaces (src/grammar.ts).
+ */
+const pathsDigest = memoizedOn((entries: readonly TransitiveAdvisory[]) => contentHash(entries.map(({ culpritPath }) => culpritPath.join(' ')).join('\n')));
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
 function tracedKey(context: WriterContext, kind: string, reads: readonly string[] | undefined): string | null {

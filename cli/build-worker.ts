@@ -26,6 +26,8 @@ export interface BuildThreadSettings {
   logFormat: LogFormat;
   /** Whether the process's stderr is a terminal (a thread's own stderr never is): progress draws a bar there. */
   terminal: { columns: number } | null;
+  /** Whether more builds may follow (`serve --repo`'s build process): the builder keeps its state for them. */
+  staysUp: boolean;
 }
 
 /** One build the command's thread asks for. */
@@ -45,7 +47,7 @@ if (settings.terminal) Object.assign(process.stderr, { isTTY: true, columns: set
 configureLog(settings.logFormat);
 
 /** One builder for every build of this thread: each starts from what the last one kept. */
-const builder = new Builder();
+const builder = new Builder(settings.staysUp);
 
 async function build(request: BuildThreadRequest): Promise<void> {
   const before = writtenSoFar();

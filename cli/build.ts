@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { BuildProgress, BuildResult } from '../build/build.ts';
 import type { Diagnostic } from '../src/compose/types.ts';
 import { log, logFormat, type LogFormat } from '../src/log.ts';
-import { endWithParent, nextBuild, tellParent, type BuildRequest } from './build-channel.ts';
+import { endWithParent, hasParent, nextBuild, tellParent, type BuildRequest } from './build-channel.ts';
 import type { BuildThreadMessage, BuildThreadRequest, BuildThreadSettings } from './build-worker.ts';
 import { checkDirectory, Failure } from './errors.ts';
 import { exportTo } from './export.ts';
@@ -17,7 +17,7 @@ export async function runBuild(options: BuildCommand): Promise<number> {
   // Run by `serve --repo`: never outlive it (build-channel.ts).
   endWithParent();
   await checkDirectory(options.out, 'the output directory', { writable: true });
-  const thread = new BuildThread({ logFormat: options.logFormat, terminal: process.stderr.isTTY ? { columns: process.stderr.columns } : null });
+  const thread = new BuildThread({ logFormat: options.logFormat, terminal: process.stderr.isTTY ? { columns: process.stderr.columns } : null, staysUp: hasParent() });
   try {
     // Run by `serve --repo`, a build that succeeded stays for the next one (build-channel.ts); run by hand, it is the only one.
     for (let request: BuildRequest | null = { kind: 'build', quiet: options.quiet }; request; request = await nextBuild()) {

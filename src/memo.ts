@@ -31,3 +31,16 @@ export function memoizedPer<Owner extends object, T>(compute: (owner: Owner, arg
     return result as T;
   };
 }
+
+/**
+ * A pure function of an object, its result kept for as long as the object lives (an object that
+ * is replaced, never changed in place: a stored item, a list kept from one release to the next).
+ */
+export function memoizedOn<Owner extends object, T>(compute: (owner: Owner) => T): (owner: Owner) => T {
+  const results = new WeakMap<Owner, T>();
+  return (owner) => {
+    let result = results.get(owner);
+    if (result === undefined) results.set(owner, (result = compute(owner)));
+    return result;
+  };
+}

@@ -286,6 +286,8 @@ export class CatalogRepo {
   readonly path: string;
   private objects: ObjectReader | null = null;
   private differ: Promise<TreeDiffer> | null = null;
+  /** A commit without parents, once a chain read has found one (its oldest commit). */
+  private root: string | null = null;
 
   private constructor(path: string) {
     this.path = path;
@@ -320,10 +322,27 @@ export class CatalogRepo {
     return (await runOk(this.path, ['rev-list', '--max-parents=0', commit])).toString('utf8').split('\n')[0];
   }
 
-  /** The first-parent chain of main, newest first (shas only). */
-  async chain(tip: string): Promise<string[]> {
-    const out = await runOk(this.path, ['rev-list', '--first-parent', tip]);
-    return out.toString('utf8').split('\n').filter(Boolean);
+  /**
+   * The first-parent chain of `tip`, newest first (shas only). `known`: a chain read before, newest
+   * first; when its newest commit is on `tip`'s chain, git walks only the commits after it (a
+   * catalog's history is long, and a build adds a few commits to it).
+   */
+  async chain(tip: string, known: readonly string[] = []): Promise<string[]> {
+    const chain = (await this.chainAfter(tip, known)) ?? (await runOk(this.path, ['rev-list', '--first-parent', tip])).toString('utf8').split('\n').filter(Boolean);
+    this.root = chain.at(-1) ?? null;
+    return chain;
+  }
+
+  /** `tip`'s chain made of `known` and the commits after its newest; null when that is not on `tip`'s chain (a force-push, a tip behind it). */
+  private async chainAfter(tip: string, known: readonly string[]): Promise<string[] | null> {
+    const [newest] = known;
+    if (newest === undefined) return null;
+    if (newest === tip) return [...known];
+    const out = await run(this.path, ['rev-list', '--first-parent', '--parents', `${newest}..${tip}`]);
+    if (out.code !== 0) return null;
+    // Each line: a commit and its parents. The oldest new commit must have `newest` as its first parent.
+    const added = out.stdout.toString('utf8').split('\n').filter(Boolean).map((line) => line.split(' '));
+    return added.length > 0 && added.at(-1)![1] === newest ? [...added.map(([sha]) => sha), ...known] : null;
   }
 
   /**
@@ -375,7 +394,7 @@ export class CatalogRepo {
       dirs.map(async (dir): Promise<[string, DiffStat]> => {
         const [before, after] = await Promise.all([treeOf(from, dir), treeOf(to, dir)]);
         if (before === after) return [dir, { filesChanged: 0, linesAdded: 0, linesRemoved: 0 }];
-        this.differ ??= this.rootOf(to).then((root) => new TreeDiffer(this.path, root));
+        this.differ ??= (this.root ? Promise.resolve(this.root) : this.rootOf(to)).then((root) => new TreeDiffer(this.path, root));
         return [dir, await (await this.differ).diff(before, after)];
       }),
     );

@@ -4,14 +4,15 @@
  * it is the value of every weak ETag the build and the gateway send, so it is part of the output:
  * changing it changes every object name and every ETag.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Hex characters of the content hash. */
 export const CONTENT_HASH_LENGTH = 32;
 
 /** The content hash of bytes (a string is hashed as its UTF-8 bytes). */
 export function contentHash(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, CONTENT_HASH_LENGTH);
+  // One call, not a Hash object: a release hashes hundreds of thousands of small inputs.
+  return hash('sha256', data, 'hex').slice(0, CONTENT_HASH_LENGTH);
 }
 
 /** The weak ETag of a content hash: `W/"<hash>"` (SPEC.md Endpoints, additional rule 3). */
@@ -29,5 +30,5 @@ export function contentEtag(data: string | Uint8Array): string {
  * store's hash tree and so take the whole hash, not the 128-bit names of the objects.
  */
 export function sha256Digest(data: string | Uint8Array): string {
-  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+  return `sha256:${hash('sha256', data, 'hex')}`;
 }

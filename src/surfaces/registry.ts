@@ -14,6 +14,7 @@ import { CACHE } from '../http/cache-control.ts';
 import { CONTENT_TYPE } from '../http/content-types.ts';
 import type { WireName } from '../schemas/wire.ts';
 import { COMMITS_LIMIT } from '../compose/commits.ts';
+import { memoized } from '../memo.ts';
 
 /**
  * floating: no sha in the path; anonymous; the latest state; the same bytes for every caller.
@@ -299,13 +300,20 @@ export const SERVED: readonly SurfaceRow[] = SURFACES.filter((row) => row.served
 /** The rows whose files a release's public/ holds, in registry order. */
 export const PUBLIC_SURFACE_IDS: readonly string[] = SERVED.filter((row) => row.publicFile !== undefined).map((row) => row.id);
 
+/** A template cut at its `{param}`s: literal text at even places, parameter names at odd ones (cut once per template). */
+const templateParts = memoized((template: string): readonly string[] => template.split(/\{(\w+)\}/));
+
 /** `template` (a path or publicFile) with its `{param}`s filled in, percent-encoding each value. */
 export function fillTemplate(template: string, params: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (_match, key: string) => {
-    const value = params[key];
-    if (value === undefined) throw new Error(`${template}: no value for {${key}}`);
-    return encodeURIComponent(value);
-  });
+  // Called for every file of a release, and for every link of its documents.
+  const parts = templateParts(template);
+  let filled = parts[0];
+  for (let at = 1; at < parts.length; at += 2) {
+    const value = params[parts[at]];
+    if (value === undefined) throw new Error(`${template}: no value for {${parts[at]}}`);
+    filled += encodeURIComponent(value) + parts[at + 1];
+  }
+  return filled;
 }
 
 /**

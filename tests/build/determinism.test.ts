@@ -167,6 +167,7 @@ describe('one builder building commit after commit (the build process of serve -
       result = await builder.build(options(warmRepo, warmOut));
       expect([result.tip, result.resumedFrom, result.applied]).toEqual([sha, before, 1]);
     }
+    builder.close();
     await expectSameOutput(scratchOut, warmOut, shas);
     expect(await publicFiles(warmOut)).toEqual(await publicFiles(scratchOut));
   });
@@ -186,6 +187,7 @@ describe('one builder building commit after commit (the build process of serve -
     await git(warmRepo, ['update-ref', 'refs/heads/main', original[3]]);
     const [rewritten] = await appendCommits(warmRepo, [{ message: 'Another way: drop curl', time: STORY[4].time, files: { 'packages/curl/manifest.json': null } }]);
     const result = await builder.build(options(warmRepo, warmOut));
+    builder.close();
     expect([result.tip, result.resumedFrom]).toEqual([rewritten, original[3]]);
   });
 });

@@ -40,6 +40,21 @@ describe('the first-parent chain of main (CATALOG-FORMAT.md History)', () => {
     }
   });
 
+  it('walks only the commits after a chain read before, when its newest commit is on the chain', async () => {
+    const catalog = await CatalogRepo.open(repo);
+    try {
+      // The chain of main[1] given: the merge's side commits are not walked into.
+      expect(await catalog.chain(merge, [main[1], main[0]])).toEqual([merge, main[1], main[0]]);
+      expect(await catalog.chain(merge, [merge, main[1], main[0]])).toEqual([merge, main[1], main[0]]);
+      // A chain whose newest commit is not on main's first-parent chain (the side branch's) is not used.
+      expect(await catalog.chain(merge, [side, main[0]])).toEqual([merge, main[1], main[0]]);
+      // Nor one ahead of the tip (main moved back).
+      expect(await catalog.chain(main[1], [merge, main[1], main[0]])).toEqual([main[1], main[0]]);
+    } finally {
+      catalog.close();
+    }
+  });
+
   it('logs each commit oldest first with its changes against the first parent', async () => {
     const catalog = await CatalogRepo.open(repo);
     try {
@@ -169,6 +184,8 @@ describe('following main', () => {
     try {
       expect(await catalog.chain(await catalog.mainSha())).toEqual([c, a]);
       expect(await catalog.chain(c)).not.toContain(b);
+      // The chain of the rewritten-away commit does not lead to the new one.
+      expect(await catalog.chain(c, [b, a])).toEqual([c, a]);
     } finally {
       catalog.close();
     }
