@@ -62,6 +62,11 @@ export class HashedStrings extends Map<string, string> implements ItemStore<stri
     return super.delete(key);
   }
 
+  override clear(): void {
+    this.#digests.clear();
+    super.clear();
+  }
+
   digest(key: string): string | undefined {
     let digest = this.#digests.get(key);
     if (digest === undefined) {

@@ -14,7 +14,7 @@ import { PackObjects } from '../../src/store/objects.ts';
 import { build, pinnedBodies, publicFiles, temporaryDirectory } from '../helpers/catalog.ts';
 import { Builder } from '../../build/build.ts';
 import { checkpointDirectory } from '../../build/checkpoints.ts';
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { STORY } from './story.ts';
 import { demoCommits } from '../../demo/make-demo-catalog.ts';
 
@@ -189,6 +189,19 @@ describe('one builder building commit after commit (the build process of serve -
     const result = await builder.build(options(warmRepo, warmOut));
     builder.close();
     expect([result.tip, result.resumedFrom]).toEqual([rewritten, original[3]]);
+  });
+});
+
+describe('a repository that goes away under a builder that stays up', () => {
+  it('fails the next build with the reason a first build gives, not a broken pipe', async () => {
+    const warmRepo = `${await temporaryDirectory()}/warm`;
+    const warmOut = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(warmRepo, STORY.slice(0, 1));
+    const builder = new Builder();
+    await builder.build({ repo: warmRepo, out: warmOut, progress: false, log: () => {} });
+    await rename(warmRepo, `${warmRepo}-moved`);
+    await expect(builder.build({ repo: warmRepo, out: warmOut, progress: false, log: () => {} })).rejects.toThrow(`${warmRepo} does not exist`);
+    builder.close();
   });
 });
 
