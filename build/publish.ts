@@ -213,8 +213,8 @@ class Stage {
   }
 
   /** Whether a document of the previous release stays: its inputs did not change (the input table says so, or else its key). */
-  #keeps(kept: ManifestEntry, rendition: Rendition): boolean {
-    if (this.inputs.unchanged(kept.reads)) return true;
+  #keeps(file: string, kept: ManifestEntry, rendition: Rendition): boolean {
+    if (this.inputs.unchanged(file, kept.reads)) return true;
     if (rendition.key(kept.reads) !== kept.key) return false;
     this.inputs.kept(kept.reads);
     return true;
@@ -223,7 +223,7 @@ class Stage {
   /** A document kept from the previous release when its inputs did not change; rendered otherwise. */
   async place(file: string, rendition: Rendition): Promise<void> {
     const kept = this.#previous.get(file);
-    if (kept?.key !== undefined && this.#keeps(kept, rendition)) {
+    if (kept?.key !== undefined && this.#keeps(file, kept, rendition)) {
       this.#set(file, kept);
       this.counts.kept++;
       return;
@@ -241,7 +241,7 @@ class Stage {
     const keep = key !== null && !atTip;
     const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
     const entry = { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) };
-    this.inputs.rendered(keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
+    this.inputs.rendered(file, keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
     this.#set(file, entry);
     this.problems.push(...this.#checks.problems(file, entry, filled.bytes));
   }
@@ -403,7 +403,9 @@ export async function publishRelease(
   await rename(link, paths.current(out));
   onLive(id);
   await pruneReleases(out, id);
-  return { id, counts: stage.counts, held: hold ? { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, reads: current.reads, reach } : null };
+  // Made (or brought up to date) after going live: the next release of a builder that stays up reads it.
+  const holding = hold ? { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach, readers: inputs.readersFor(stage.manifest.items) }, reads: current.reads, reach } : null;
+  return { id, counts: stage.counts, held: holding };
 }
 
 /** Removes staging leftovers of killed builds and all but the newest releases. */
