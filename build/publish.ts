@@ -279,11 +279,12 @@ async function currentRelease(out: string, held: HeldRelease | null): Promise<{ 
   const dir = paths.release(out, id);
   const info = await readJson<ReleaseInfo>(paths.releaseInfo(dir)).catch(() => null);
   if (info?.layout !== LAYOUT_VERSION) return none;
-  const tip = info.tip && (await readStateRoot(out, info.tip.sha));
-  if (held?.id === id) return { manifest: held.manifest, reads: held.reads, tip, inputs: held.inputs, reach: held.reach };
+  const tipRead = info.tip && readStateRoot(out, info.tip.sha);
+  if (held?.id === id) return { manifest: held.manifest, reads: held.reads, tip: await tipRead, inputs: held.inputs, reach: held.reach };
   const objects = openObjects(out);
   const reads = new SharedReads();
-  const [chunks, inputs] = await Promise.all([readManifest(objects, await readJson<ChunkRef[]>(paths.manifest(dir))), readInputs(objects, paths.inputs(dir))]);
+  // Read side by side: the tip's state, the manifest and the input table.
+  const [tip, chunks, inputs] = await Promise.all([tipRead, readManifest(objects, await readJson<ChunkRef[]>(paths.manifest(dir))), readInputs(objects, paths.inputs(dir))]);
   const manifest = ChunkedCollection.stored(
     renderManifestChunk,
     chunks.map(({ ref, entries }) => ({ object: ref.object, entries: entries.map(([file, entry]): [string, ManifestEntry] => [file, reads.entry(entry)]) })),
