@@ -190,17 +190,15 @@ describe('one builder building commit after commit (the build process of serve -
     builder.close();
     expect([result.tip, result.resumedFrom]).toEqual([rewritten, original[3]]);
   });
-});
 
-describe('a repository that goes away under a builder that stays up', () => {
-  it('fails the next build with the reason a first build gives, not a broken pipe', async () => {
+  it('fails the next build with the reason a first build gives when the repository it kept goes away', async () => {
     const warmRepo = `${await temporaryDirectory()}/warm`;
     const warmOut = `${await temporaryDirectory()}/out`;
     await createCatalogRepo(warmRepo, STORY.slice(0, 1));
     const builder = new Builder();
-    await builder.build({ repo: warmRepo, out: warmOut, progress: false, log: () => {} });
+    await builder.build(options(warmRepo, warmOut));
     await rename(warmRepo, `${warmRepo}-moved`);
-    await expect(builder.build({ repo: warmRepo, out: warmOut, progress: false, log: () => {} })).rejects.toThrow(`${warmRepo} does not exist`);
+    await expect(builder.build(options(warmRepo, warmOut))).rejects.toThrow(`${warmRepo} does not exist`);
     builder.close();
   });
 });
