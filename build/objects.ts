@@ -3,8 +3,7 @@
  * hash of its bytes (src/store/hash.ts), into the output's packs (src/store/objects.ts), which
  * write atomically, so a killed build never leaves a partial object where a reader could find it.
  */
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
+import { compress } from '../src/store/compress.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { openObjects, readStoredObject, type PackObjects } from '../src/store/objects.ts';
 import { Semaphore } from '../src/concurrency.ts';
@@ -24,10 +23,6 @@ const WRITES_AT_A_TIME = 8;
  * (1.6 GB). Waiting here keeps the bodies in flight to about this much, for every caller.
  */
 export const QUEUED_BYTES_LIMIT = 64 * 1024 * 1024;
-
-const BROTLI_OPTIONS = (length: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: length } });
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzipCallback);
 
 /**
  * Objects are written in the background: put() returns the hash as soon as the bytes in flight
@@ -95,7 +90,7 @@ export class ObjectStore {
   /** A served body large enough gets its precompressed copies; the packs compress every item at rest. */
   private async write(hash: string, bytes: Buffer, served: boolean): Promise<void> {
     if (served && bytes.length >= PRECOMPRESS_MIN_BYTES) {
-      const [br, gz] = await Promise.all([brotliAsync(bytes, BROTLI_OPTIONS(bytes.length)), gzipAsync(bytes, { level: 9 })]);
+      const [br, gz] = await Promise.all([compress(bytes, 'br'), compress(bytes, 'gzip')]);
       await Promise.all([this.objects.put(hash, br, 'br'), this.objects.put(hash, gz, 'gzip')]);
     }
     // The object last: its precompressed copies exist whenever it does.

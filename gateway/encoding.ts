@@ -3,8 +3,7 @@
  * gain from it. Bodies behind a sha never change, and a floating file never changes within a
  * release, so compressed bytes are cached by an identity key (ETag or release and path).
  */
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { compress } from '../src/store/compress.ts';
 import { OnceCache, ownBytes, type CacheLookups, type CacheStats, type Semaphore } from './lru.ts';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -32,19 +31,6 @@ export function negotiateEncoding(header: string | undefined): Encoding {
   if (br > 0 && br >= gz) return 'br';
   if (gz > 0) return 'gzip';
   return 'identity';
-}
-
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-/** Compresses off the event loop (zlib's thread pool); quality 6 keeps a first request of a large bundle fast. */
-export function compress(bytes: Buffer, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
-  if (encoding === 'br') {
-    return brotliAsync(bytes, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-    });
-  }
-  return gzipAsync(bytes, { level: 6 });
 }
 
 /** Work the gateway does on a cache miss, reported to an observer (the tests count it; nothing else needs it). */
