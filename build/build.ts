@@ -383,8 +383,8 @@ async function recordShipping(
   commit: LoggedCommit,
   shipped: { key: string; dir: string }[],
 ): Promise<void> {
-  // All asked at once: the stats come through git's long-running processes, in order.
-  const stats = await Promise.all(shipped.map(({ key, dir }) => repo.diffStats(model.lastShipped(key), commit.sha, [dir]).then((byDir) => byDir.get(dir)!)));
+  // All asked at once: a commit that ships thousands (a catalog's first) lists their folders once.
+  const stats = await repo.diffStats(commit.sha, shipped.map(({ key, dir }) => ({ dir, from: model.lastShipped(key) })));
   const state = model.state();
   shipped.forEach(({ key }, index) => {
     const { manifest } = state.packages.get(key)!;

@@ -44,6 +44,8 @@ const ZERO_SHA = /^0+$/;
 /** The empty tree: the "nothing" a first version is compared with. */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const BRANCH = 'refs/heads/main';
+/** Folders of one parent at one commit from which one `ls-tree` lists them instead of a lookup each (CatalogRepo.folderTrees). */
+const LIST_FOLDER_FROM = 16;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -379,26 +381,68 @@ export class CatalogRepo {
   }
 
   /**
-   * File and line diff stats of each directory between two commits (`from` null: the empty
-   * tree), as git's --numstat counts them; binary files count as changed with no lines. Each
-   * directory's trees are looked up and compared by the long-running processes, not a `git diff`.
+   * File and line diff stats of each folder `dir` from commit `from` (null: the empty tree) to
+   * `to`, as git's --numstat counts them; binary files count as changed with no lines. The folders'
+   * trees are looked up (`folderTrees`) and compared by the long-running diff-tree, not a `git diff`.
    */
-  async diffStats(from: string | null, to: string, dirs: readonly string[]): Promise<Map<string, DiffStat>> {
-    const treeOf = async (commit: string | null, dir: string) => {
-      if (commit === null) return EMPTY_TREE;
-      const object = await this.reader().request(`${commit}:${dir}`);
-      // A directory that is not there (or a file by that name) compares as empty.
-      return object?.type === 'tree' ? object.id : EMPTY_TREE;
-    };
-    const stats = await Promise.all(
-      dirs.map(async (dir): Promise<[string, DiffStat]> => {
-        const [before, after] = await Promise.all([treeOf(from, dir), treeOf(to, dir)]);
-        if (before === after) return [dir, { filesChanged: 0, linesAdded: 0, linesRemoved: 0 }];
+  async diffStats(to: string, changes: readonly { dir: string; from: string | null }[]): Promise<DiffStat[]> {
+    const trees = await this.folderTrees([...changes.map(({ dir }) => ({ commit: to, dir })), ...changes.flatMap(({ dir, from }) => (from === null ? [] : [{ commit: from, dir }]))]);
+    const treeOf = (commit: string | null, dir: string) => (commit === null ? EMPTY_TREE : trees.get(`${commit}:${dir}`)!);
+    return Promise.all(
+      changes.map(async ({ dir, from }) => {
+        const [before, after] = [treeOf(from, dir), treeOf(to, dir)];
+        if (before === after) return { filesChanged: 0, linesAdded: 0, linesRemoved: 0 };
         this.differ ??= (this.root ? Promise.resolve(this.root) : this.rootOf(to)).then((root) => new TreeDiffer(this.path, root));
-        return [dir, await (await this.differ).diff(before, after)];
+        return (await this.differ).diff(before, after);
       }),
     );
-    return new Map(stats);
+  }
+
+  /**
+   * The tree of each folder at its commit, by `<commit>:<dir>` (the empty tree where there is none).
+   * git finds `<commit>:<dir>` by reading its parent folder's tree entry by entry, so looking up each
+   * of a commit's 20,000 package folders that way read 20,000 times 20,000 entries (50 s, and 20
+   * minutes at 100,000 packages); past LIST_FOLDER_FROM folders of one parent, one `ls-tree` lists them all.
+   */
+  private async folderTrees(wanted: readonly { commit: string; dir: string }[]): Promise<Map<string, string>> {
+    const groups = new Map<string, { commit: string; parent: string; dirs: Set<string> }>();
+    for (const { commit, dir } of wanted) {
+      const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+      const group = groups.get(`${commit}:${parent}`) ?? groups.set(`${commit}:${parent}`, { commit, parent, dirs: new Set() }).get(`${commit}:${parent}`)!;
+      group.dirs.add(dir);
+    }
+    const trees = new Map<string, string>();
+    await Promise.all(
+      [...groups.values()].map(async ({ commit, parent, dirs }) => {
+        if (dirs.size >= LIST_FOLDER_FROM) {
+          const listed = await this.listFolder(commit, parent);
+          for (const dir of dirs) trees.set(`${commit}:${dir}`, listed.get(dir) ?? EMPTY_TREE);
+          return;
+        }
+        await Promise.all(
+          [...dirs].map(async (dir) => {
+            const object = await this.reader().request(`${commit}:${dir}`);
+            // A folder that is not there (or a file by that name) compares as empty.
+            trees.set(`${commit}:${dir}`, object?.type === 'tree' ? object.id : EMPTY_TREE);
+          }),
+        );
+      }),
+    );
+    return trees;
+  }
+
+  /** The subfolders of `parent` at `commit` (`''`: the top), by path: `git ls-tree -z`. */
+  private async listFolder(commit: string, parent: string): Promise<Map<string, string>> {
+    const out = await runOk(this.path, ['ls-tree', '-z', '--full-tree', commit, ...(parent === '' ? [] : ['--', `${parent}/`])]);
+    const trees = new Map<string, string>();
+    // `<mode> SP <type> SP <object> TAB <path>`, NUL-terminated, paths unquoted.
+    for (const record of out.toString('utf8').split('\0')) {
+      const tab = record.indexOf('\t');
+      if (tab < 0) continue;
+      const [, type, id] = record.slice(0, tab).split(' ');
+      if (type === 'tree') trees.set(record.slice(tab + 1), id!);
+    }
+    return trees;
   }
 
   close(): void {

@@ -121,13 +121,11 @@ describe('diff stats per package directory', () => {
     ]);
     const catalog = await CatalogRepo.open(repo);
     try {
-      expect(Object.fromEntries(await catalog.diffStats(null, first, ['packages/a', 'packages/b']))).toEqual({
-        'packages/a': { filesChanged: 2, linesAdded: 3, linesRemoved: 0 },
-        'packages/b': { filesChanged: 1, linesAdded: 1, linesRemoved: 0 },
-      });
-      expect(Object.fromEntries(await catalog.diffStats(first, second, ['packages/a']))).toEqual({
-        'packages/a': { filesChanged: 2, linesAdded: 2, linesRemoved: 1 },
-      });
+      expect(await catalog.diffStats(first, [{ dir: 'packages/a', from: null }, { dir: 'packages/b', from: null }])).toEqual([
+        { filesChanged: 2, linesAdded: 3, linesRemoved: 0 },
+        { filesChanged: 1, linesAdded: 1, linesRemoved: 0 },
+      ]);
+      expect(await catalog.diffStats(second, [{ dir: 'packages/a', from: first }])).toEqual([{ filesChanged: 2, linesAdded: 2, linesRemoved: 1 }]);
     } finally {
       catalog.close();
     }
@@ -142,11 +140,45 @@ describe('diff stats per package directory', () => {
     const catalog = await CatalogRepo.open(repo);
     try {
       // Many at once, as a commit that ships many packages asks them.
-      expect(Object.fromEntries(await catalog.diffStats(first, second, ['packages/a', 'packages/b', 'packages/c']))).toEqual({
-        'packages/a': { filesChanged: 1, linesAdded: 2, linesRemoved: 0 },
-        'packages/b': { filesChanged: 0, linesAdded: 0, linesRemoved: 0 },
-        'packages/c': { filesChanged: 1, linesAdded: 2, linesRemoved: 0 },
-      });
+      expect(await catalog.diffStats(second, ['packages/a', 'packages/b', 'packages/c'].map((dir) => ({ dir, from: first })))).toEqual([
+        { filesChanged: 1, linesAdded: 2, linesRemoved: 0 },
+        { filesChanged: 0, linesAdded: 0, linesRemoved: 0 },
+        { filesChanged: 1, linesAdded: 2, linesRemoved: 0 },
+      ]);
+    } finally {
+      catalog.close();
+    }
+  });
+  it('gives the same stats for a commit that ships a whole catalog of folders (listed once) as for one folder at a time', async () => {
+    // 20 folders: past the count from which a commit's folders are listed with one ls-tree.
+    const names = Array.from({ length: 20 }, (_, index) => `p${String(index).padStart(2, '0')}`);
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const [first, second] = await createCatalogRepo(repo, [
+      { message: 'all', time: hoursLater(0), files: Object.fromEntries(names.map((name, index) => [`packages/${name}/lines.txt`, 'x\n'.repeat(index + 1)])) },
+      {
+        message: 'some change, one goes, one comes, a file takes the place of a folder',
+        time: hoursLater(1),
+        files: { 'packages/p00/lines.txt': 'y\n', 'packages/p01/lines.txt': null, 'packages/new/a.txt': 'a\nb\n', 'packages/p02/lines.txt': null, 'packages/p02': 'now a file\n' },
+      },
+    ]);
+    const dirs = [...names, 'new', 'gone'].map((name) => `packages/${name}`);
+    const catalog = await CatalogRepo.open(repo);
+    try {
+      const together = await catalog.diffStats(second, dirs.map((dir) => ({ dir, from: dir === 'packages/p03' ? null : first })));
+      const oneByOne = [];
+      for (const dir of dirs) oneByOne.push(...(await catalog.diffStats(second, [{ dir, from: dir === 'packages/p03' ? null : first }])));
+      expect(together).toEqual(oneByOne);
+      expect(together.slice(0, 4)).toEqual([
+        { filesChanged: 1, linesAdded: 1, linesRemoved: 1 },
+        { filesChanged: 1, linesAdded: 0, linesRemoved: 2 },
+        { filesChanged: 1, linesAdded: 0, linesRemoved: 3 },
+        { filesChanged: 1, linesAdded: 4, linesRemoved: 0 },
+      ]);
+      expect(together.slice(-3)).toEqual([
+        { filesChanged: 0, linesAdded: 0, linesRemoved: 0 },
+        { filesChanged: 1, linesAdded: 2, linesRemoved: 0 },
+        { filesChanged: 0, linesAdded: 0, linesRemoved: 0 },
+      ]);
     } finally {
       catalog.close();
     }
