@@ -227,9 +227,8 @@ export class Composer {
 
     // Transitive rollups change for everything that reaches a seed.
     const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);
-    const rollups = transitiveRollups(state, analysis, transitiveKeys);
-    for (const key of transitiveKeys) {
-      const entries = rollups.get(key) ?? [];
+    // One package's rollup at a time: those of a whole catalog, held at once, are far larger than its graph.
+    for (const [key, entries] of transitiveRollups(state, analysis, transitiveKeys)) {
       this.transitive.set(key, entries.length > 0 ? entries.map((entry) => serialize(entry)).join(',') : null);
     }
     this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));

@@ -68,5 +68,6 @@ export type { TransitiveAdvisory };
 
 /** The advisories one package reaches through its build and runtime dependencies (src/compose/transitive.ts). */
 export function transitiveAdvisories(state: CatalogState, analysis: CatalogAnalysis, key: string): TransitiveAdvisory[] {
-  return transitiveRollups(state, analysis, [key]).get(key) ?? [];
+  const [[, entries]] = transitiveRollups(state, analysis, [key]);
+  return entries;
 }

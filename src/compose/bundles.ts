@@ -29,7 +29,7 @@ export function composeListingBundle(state: CatalogState, analysis: CatalogAnaly
 /** The full bundle composed whole (what the build's chunked assembly must equal). */
 export function composeFullBundle(state: CatalogState, analysis: CatalogAnalysis) {
   const keys = packageKeys(state);
-  const rollups = transitiveRollups(state, analysis, keys);
+  const rollups = new Map(transitiveRollups(state, analysis, keys));
   return fullBundle(
     state.commit,
     keys.map((key) => composeRecord(state, analysis, key)),

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { serialize } from '../../src/serialize.ts';
 import { analyze } from '../../src/compose/analysis.ts';
 import { advisoryMap, transitiveAdvisories } from '../../src/compose/advisories.ts';
+import { transitiveRollups } from '../../src/compose/transitive.ts';
 import { composeFullBundle, composeListingBundle } from '../../src/compose/bundles.ts';
 import { composeCard, composeRecord, type PackageCard, type PackageRecord } from '../../src/compose/package.ts';
 import type { FullAdvisory, TransitiveAdvisory } from '../../src/compose/advisories.ts';
@@ -302,6 +303,9 @@ describe('transitive advisories computed per advisory equal the breadth-first se
     for (let i = 0; i < size; i++) edges[name(i)] = Array.from({ length: next(5) }, () => name(next(size)));
     const carriers: Record<string, string[]> = {};
     for (let a = 0; a < 4; a++) carriers[`ADV-${a}`] = Array.from({ length: 1 + next(3) }, () => name(next(size)));
+    // Advisories on the same packages as another (named in another order): their paths are found once for the set.
+    carriers['ADV-4'] = [...carriers['ADV-0']!].reverse();
+    carriers['ADV-10'] = [...carriers['ADV-1']!];
     return { edges, carriers };
   }
 
@@ -309,6 +313,18 @@ describe('transitive advisories computed per advisory equal the breadth-first se
     const { edges, carriers } = randomGraph(seed, 40);
     const state = graph(edges, carriers);
     for (const name of Object.keys(edges)) expect(rollup(state, name), name).toEqual(referenceRollup(state, name));
+  });
+
+  it.each([1, 2, 3, 4])('seed %i: the rollups of every package at once, as the build asks for them, equal each one asked alone', (seed) => {
+    const { edges, carriers } = randomGraph(seed, 40);
+    const state = graph(edges, carriers);
+    const names = Object.keys(edges);
+    const together = [...transitiveRollups(state, analyze(state), [...names.map((name) => name.toLowerCase()), 'absent'])];
+    expect(together.map(([key]) => key)).toEqual([...names.map((name) => name.toLowerCase()), 'absent']);
+    expect(together.at(-1)).toEqual(['absent', []]);
+    for (const [key, entries] of together.slice(0, -1)) {
+      expect(entries.map((t) => `${t.advisoryId}: ${t.culpritPath.join('>')}`), key).toEqual(referenceRollup(state, key));
+    }
   });
 });
 
