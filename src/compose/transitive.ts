@@ -56,7 +56,9 @@ export function* transitiveRollups(state: CatalogState, analysis: CatalogAnalysi
   const groups = new Map<string, CarrierSet>();
   for (const id of [...carriers.keys()].sort()) {
     const list = carriers.get(id)!;
-    const group = groups.get(list.join('\n')) ?? groups.set(list.join('\n'), new CarrierSet(list, analysis, reach)).get(list.join('\n'))!;
+    const setKey = list.join('\n');
+    let group = groups.get(setKey);
+    if (!group) groups.set(setKey, (group = new CarrierSet(list, analysis, reach)));
     group.ids.push(id);
   }
   // Which sets each root reaches (it carries none of their advisories itself).
