@@ -461,7 +461,7 @@ function addKinds(value: unknown): readonly AddOne['kind'][] {
   if (value === undefined) return ADD_KINDS;
   const kinds = String(value).split(',').map((kind) => kind.trim());
   const unknown = kinds.filter((kind) => !(ADD_KINDS as readonly string[]).includes(kind));
-  if (unknown.length > 0 || kinds.length === 0) throw new Error(`--add takes a comma-separated list of ${ADD_KINDS.join(', ')}, not ${JSON.stringify(value)}`);
+  if (unknown.length > 0) throw new Error(`--add takes a comma-separated list of ${ADD_KINDS.join(', ')}, not ${JSON.stringify(value)}`);
   return ADD_KINDS.filter((kind) => kinds.includes(kind));
 }
 
@@ -486,7 +486,7 @@ export const suite: Suite = {
     `--packages N --commits N       synthetic size (default ${SYNTHETIC_DEFAULTS.packages} packages, ${SYNTHETIC_DEFAULTS.commits} commits)`,
     `--chain-depth N --seed S       synthetic dependency chain length and seed (default ${SYNTHETIC_DEFAULTS.chainDepth}, ${SYNTHETIC_DEFAULTS.seed})`,
     `--add ${ADD_KINDS.join(',')}   the one-commit builds to run after the full build, in this order (default all three;`,
-    '                               at 100,000 packages a popular or advisory commit takes about an hour each)',
+    '                               at 50,000 packages a popular or advisory commit took 12 and 14 minutes)',
   ],
   async run(context) {
     const { values } = context;
