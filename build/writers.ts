@@ -310,6 +310,8 @@ function tracedTip(tip: TipDocuments, reads: Set<string>, commit?: CommitInfo): 
     },
     siteUrl: tip.siteUrl,
     records: new TracedMap(tip.records, 'record', reads),
+    names: new TracedMap(tip.names, 'name', reads),
+    carried: new TracedMap(tip.carried, 'carried', reads),
     transitive: new TracedMap(tip.transitive, 'transitive', reads),
     history: new TracedMap(tip.history, 'history', reads),
     advisories: new TracedMap(tip.advisories, 'advisory', reads),
@@ -332,6 +334,8 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
   const value =
     kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
     : kind === 'advisory' ? advisoryInput(content, key)
+    : kind === 'name' ? tipOf(content).names.get(key)
+    : kind === 'carried' ? jsonOf(tipOf(content).carried.get(key))
     : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
     : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
     // A commit as the pages show it: its message (the chain's entries may carry more, which differs by how the build came by them).
@@ -618,6 +622,7 @@ function packagePage(context: WriterContext, key: string, name: string): Renditi
         transitive: transitiveOf(content).get(key) ?? [],
         history: content.history.get(key) ?? [],
         cards: new TracedMap(site.cards, 'card', reads),
+        names: new TracedMap(site.names, 'name', reads),
         advisories: new TracedMap(site.advisories, 'advisory-summary', reads),
         commits: new TracedMap(site.commits, 'commit', reads),
         siteUrl: content.siteUrl,

@@ -17,6 +17,14 @@ export interface TipDocuments {
   readonly siteUrl: string;
   /** The composed record of every package at the tip, by name key, in listing order (compareNames). */
   readonly records: ReadonlyMap<string, PackageRecord>;
+  /** The canonical name of every package at the tip, by name key: all a link to a package needs. */
+  readonly names: ReadonlyMap<string, string>;
+  /**
+   * Each active advisory as the package that carries it sees it (its own fixed versions), by
+   * `<name key> <advisory id>` (neither holds a space, src/grammar.ts): what a culprit path's
+   * last package tells, without its record, which changes with every version it ships.
+   */
+  readonly carried: ReadonlyMap<string, FullAdvisory>;
   /** The transitive entries whose path starts at each package, by name key (absent: none). */
   readonly transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>;
   /** Every version each package shipped up to the tip, oldest first, by name key. */
@@ -81,12 +89,14 @@ export type RollupReach = Pick<AdvisoryReach, 'reaching' | 'nearest' | 'reachCou
  * package keys in name order (default: rollupReach over `transitive`), for a caller that kept it.
  */
 export function tipDocuments(
-  input: Omit<TipDocuments, 'advisories' | 'records'> & { records: Iterable<PackageRecord>; reached?: (keys: readonly string[]) => ReadonlyMap<string, RollupReach> },
+  input: Omit<TipDocuments, 'advisories' | 'records' | 'names' | 'carried'> & { records: Iterable<PackageRecord>; reached?: (keys: readonly string[]) => ReadonlyMap<string, RollupReach> },
 ): TipDocuments {
   const { records: unsorted, reached = (keys) => rollupReach(keys, input.transitive), ...tip } = input;
   const sorted = [...unsorted].sort((a, b) => compareNames(a.name, b.name));
   const records = new Map(sorted.map((record) => [nameKey(record.name), record]));
-  return { ...tip, records, advisories: advisoryReach(records, reached([...records.keys()])) };
+  const names = new Map(sorted.map((record) => [nameKey(record.name), record.name]));
+  const carried = new Map(sorted.flatMap((record) => record.advisories.map((advisory) => [carriedKey(record.name, advisory.id), advisory] as const)));
+  return { ...tip, records, names, carried, advisories: advisoryReach(records, reached([...records.keys()])) };
 }
 
 /** The reach of every advisory active at the tip: the packages it is active on, from the records in name order (compareNames), and what the rollups say (rollupReach). */
@@ -144,10 +154,12 @@ export function absolute(tip: Pick<TipDocuments, 'siteUrl'>, path: string): stri
   return `${tip.siteUrl}${path}`;
 }
 
+/** The key of TipDocuments.carried: the advisory `id` as the package `name` carries it. */
+const carriedKey = (name: string, id: string) => `${nameKey(name)} ${id}`;
+
 /** The advisory of `id` as the culprit of a transitive entry sees it (the last package of its path). */
 export function culpritAdvisory(tip: TipDocuments, entry: TransitiveAdvisory): FullAdvisory | null {
-  const culprit = tip.records.get(nameKey(entry.culpritPath[entry.culpritPath.length - 1]));
-  return culprit?.advisories.find((advisory) => advisory.id === entry.advisoryId) ?? null;
+  return tip.carried.get(carriedKey(entry.culpritPath[entry.culpritPath.length - 1], entry.advisoryId)) ?? null;
 }
 
 /**

@@ -60,10 +60,15 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 const code = (text: string) => `\`${text}\``;
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
-/** The mirror's link to another package: its mirror when the package is at the tip, else its name and `missing` (made once per state: a popular package is named in thousands of mirrors). */
+/**
+ * The mirror's link to another package: its mirror when the package is at the tip, else its name
+ * and `missing`. It reads the name alone, so a mirror that names a package in a culprit path does
+ * not change with that package's version (made once per state: a popular package is named in
+ * thousands of mirrors).
+ */
 const packageRef = memoizedPer((tip: TipDocuments, name: string): string => {
-  const record = tip.records.get(nameKey(name));
-  return record ? markdownLink(escapeMarkdown(record.name), absolute(tip, record.links.markdown)) : `${escapeMarkdown(name)} (**missing**: not in the catalog)`;
+  const canonical = tip.names.get(nameKey(name));
+  return canonical !== undefined ? markdownLink(escapeMarkdown(canonical), siteLink(tip, 'package-markdown', { name: canonical })) : `${escapeMarkdown(name)} (**missing**: not in the catalog)`;
 });
 
 const advisoryRef = (tip: TipDocuments, id: string) => markdownLink(escapeMarkdown(id), siteLink(tip, 'advisory-markdown', { id }));

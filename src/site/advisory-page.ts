@@ -6,7 +6,7 @@
  * ties broken by name), so the page says what `/api/pkgs/bundle/{sha}/full.json` says.
  */
 import { compareNames } from '../grammar.ts';
-import type { PackageCard, PackageRecord } from '../schemas/wire.ts';
+import type { PackageRecord } from '../schemas/wire.ts';
 import { advisoryHref, advisoryMarkdownHref, pageFrame, type PageFrame } from './frame.ts';
 import { plural } from './format.ts';
 import type { AdvisoryReach } from '../compose/documents.ts';
@@ -42,7 +42,8 @@ export interface AdvisoryPagesInput {
   readonly records: Iterable<PackageRecord>;
   /** How far each advisory reaches: its nearest packages and how many there are (src/compose/documents.ts advisoryReach). */
   readonly reach: ReadonlyMap<string, Pick<AdvisoryReach, 'nearest' | 'reachCount'>>;
-  readonly cards: ReadonlyMap<string, PackageCard>;
+  /** The canonical name of every package at the tip, by name key. */
+  readonly names: ReadonlyMap<string, string>;
   readonly siteUrl: string;
   /** The tip's sha: a blast radius cut short links to the tip's full bundle, which lists it whole (only such a page names the tip). */
   readonly tipSha: string;
@@ -54,7 +55,7 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
   for (const record of input.records) {
     for (const advisory of record.advisories) {
       const entry = affected.get(advisory.id) ?? { advisory: advisoryRow(advisory), rows: [] };
-      entry.rows.push({ ...packageRef(record.name, input.cards), version: record.version, fixedIn: advisory.fixedIn });
+      entry.rows.push({ ...packageRef(record.name, input.names), version: record.version, fixedIn: advisory.fixedIn });
       affected.set(advisory.id, entry);
     }
   }
@@ -78,7 +79,7 @@ export function advisoryPageViews(input: AdvisoryPagesInput): AdvisoryPageView[]
       advisory,
       affected: direct,
       reached: nearest.map((entry): ReachRow => {
-        const path = entry.culpritPath.map((name) => packageRef(name, input.cards));
+        const path = entry.culpritPath.map((name) => packageRef(name, input.names));
         return { ...path[0], path };
       }),
       reachedMore: reachCount - nearest.length,

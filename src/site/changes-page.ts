@@ -6,7 +6,6 @@
  */
 import type { CommitChanges } from '../compose/documents.ts';
 import type { CommitInfo, Severity } from '../compose/types.ts';
-import type { PackageCard } from '../schemas/wire.ts';
 import { fillTemplate, surface } from '../surfaces/registry.ts';
 import { advisoryHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
 import { capped, formatTime, plural, shortSha, type Capped } from './format.ts';
@@ -53,7 +52,8 @@ export interface ChangesPageInput {
   readonly changes: readonly CommitChanges[];
   /** The first-parent chain, newest first: a commit's parent is the one after it. */
   readonly chain: readonly CommitInfo[];
-  readonly cards: ReadonlyMap<string, PackageCard>;
+  /** The canonical name of every package at the tip, by name key. */
+  readonly names: ReadonlyMap<string, string>;
   /** Advisory ids active at the tip (the ones that have a page). */
   readonly activeAdvisories: ReadonlySet<string>;
   readonly siteUrl: string;
@@ -72,7 +72,7 @@ function summaryOf(diff: CommitChanges['diff'], first: boolean): string {
 }
 
 export function changesPageView(input: ChangesPageInput): ChangesPageView {
-  const ref = (name: string) => packageRef(name, input.cards);
+  const ref = (name: string) => packageRef(name, input.names);
   return {
     kind: 'changes',
     frame: pageFrame({

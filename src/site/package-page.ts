@@ -109,8 +109,10 @@ export interface PackagePageInput {
   readonly transitive: readonly TransitiveAdvisory[];
   /** Every version it shipped, oldest first (the page lists them newest first, as versions.json does). */
   readonly history: readonly VersionEvent[];
-  /** The listing bundle's cards by name key: what is present at the tip. */
+  /** The listing bundle's cards by name key (the rows of its own dependencies). */
   readonly cards: ReadonlyMap<string, PackageCard>;
+  /** The canonical name of every package at the tip, by name key: all a link to a package needs (SiteContext.names). */
+  readonly names: ReadonlyMap<string, string>;
   /** Active advisories at the tip by id (severity and summary for the transitive rows). */
   readonly advisories: ReadonlyMap<string, SlimAdvisory>;
   /** Commits of the chain by sha (the message of the commit that shipped a version). */
@@ -121,10 +123,13 @@ export interface PackagePageInput {
 /** Dependents listed on a page (src/compose/documents.ts DEPENDENTS_SHOWN); the inline envelope has them all. */
 export const REVERSE_DEPENDENCIES_ON_PAGE = DEPENDENTS_SHOWN;
 
-/** A reference to a package by name, linked when it is present at the tip. */
-export function packageRef(name: string, cards: ReadonlyMap<string, PackageCard>): PackageRef {
-  const card = cards.get(nameKey(name));
-  return { name: card?.name ?? name, href: card ? packagePageHref(card.name) : null };
+/**
+ * A reference to a package by name, linked when it is present at the tip. It reads the name alone:
+ * a page that names a package in a culprit path does not change with that package's version.
+ */
+export function packageRef(name: string, names: ReadonlyMap<string, string>): PackageRef {
+  const canonical = names.get(nameKey(name));
+  return { name: canonical ?? name, href: canonical === undefined ? null : packagePageHref(canonical) };
 }
 
 function dependencyRow(name: string, cards: ReadonlyMap<string, PackageCard>): DependencyRow {
@@ -181,7 +186,7 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
   const { record } = input;
   // The culprit paths name the same packages again and again (a chain of 200 in every path through it).
   const refs = new Map<string, PackageRef>();
-  const ref = (name: string) => refs.get(name) ?? refs.set(name, packageRef(name, input.cards)).get(name)!;
+  const ref = (name: string) => refs.get(name) ?? refs.set(name, packageRef(name, input.names)).get(name)!;
   const links = packageLinks(record.name);
   const build = record.dependencies.build.map((name) => dependencyRow(name, input.cards));
   const runtime = record.dependencies.runtime.map((name) => dependencyRow(name, input.cards));
@@ -217,7 +222,7 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
     archive: { text: record.archive.url, url: webUrl(record.archive.url), sha256: record.archive.sha256 },
     dependencies: { build, runtime },
     missingCount: missing.size,
-    reverseDependencies: { items: dependents.items.map((name) => packageRef(name, input.cards)), more: dependents.more },
+    reverseDependencies: { items: dependents.items.map((name) => packageRef(name, input.names)), more: dependents.more },
     reverseDependencyCount: record.reverseDependencies.length,
     advisories: record.advisories.map(advisoryRow).sort(bySeverity),
     transitive: input.transitive

@@ -42,6 +42,8 @@ export interface SiteContext {
   readonly input: SiteInput;
   readonly bundle: ListingBundle;
   readonly cards: ReadonlyMap<string, PackageCard>;
+  /** The canonical name of every package at the tip, by name key. */
+  readonly names: ReadonlyMap<string, string>;
   readonly advisories: ReadonlyMap<string, SlimAdvisory>;
   readonly commits: ReadonlyMap<string, CommitInfo>;
 }
@@ -51,7 +53,8 @@ export function siteContext(input: SiteInput): SiteContext {
   const cards = new Map(bundle.packages.map((card) => [nameKey(card.name), card]));
   const advisories = new Map<string, SlimAdvisory>();
   for (const card of bundle.packages) for (const advisory of card.advisories) if (!advisories.has(advisory.id)) advisories.set(advisory.id, advisory);
-  return { input, bundle, cards, advisories, commits: new Map(input.chain.map((commit) => [commit.sha, commit])) };
+  const names = new Map(bundle.packages.map((card) => [nameKey(card.name), card.name]));
+  return { input, bundle, cards, names, advisories, commits: new Map(input.chain.map((commit) => [commit.sha, commit])) };
 }
 
 export function searchPage(context: SiteContext): SearchPageView {
@@ -69,6 +72,7 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
       transitive: input.transitive.get(key) ?? [],
       history: input.history.get(key) ?? [],
       cards: context.cards,
+      names: context.names,
       advisories: context.advisories,
       commits: context.commits,
       siteUrl: input.siteUrl,
@@ -84,7 +88,7 @@ export function advisoryPages(context: SiteContext, tipSha: string = context.inp
   return advisoryPageViews({
     records: affected,
     reach: input.reach,
-    cards: context.cards,
+    names: context.names,
     siteUrl: input.siteUrl,
     tipSha,
   });
@@ -96,7 +100,7 @@ export function changesPage(context: SiteContext): ChangesPageView {
     tip: input.tip,
     changes: input.changes,
     chain: input.chain,
-    cards: context.cards,
+    names: context.names,
     activeAdvisories: new Set(context.advisories.keys()),
     siteUrl: input.siteUrl,
   });

@@ -123,3 +123,53 @@ it('renders at each tip the documents whose catalog text looks like the tip\'s s
   expect(sbom.metadata.properties).toContainEqual({ name: 'pkgcat:commit', value: shas.at(-1) });
   expect(JSON.parse(await file(after, 'api/pkgs/lookalike.json')).package.description).toBe(LOOKALIKE_TEXT);
 });
+
+it('a change to a package in the middle or at the end of culprit paths renders the SBOMs that list it, and keeps the pages and mirrors that only name it', async () => {
+  // wget reaches ZLIB-2026-1 through curl and openssl: its path names openssl, its dependencies do not.
+  await appendCommits(join(dir, 'catalog'), [{ message: 'Add wget', time: hoursLater(6), files: { 'packages/wget/manifest.json': manifest('wget', { version: '1.25.0', dependencies: { runtime: ['curl'] } }) } }]);
+  const withWget = (await build()).releaseId!;
+  expect(await file(withWget, 'pkgs/wget.md')).toContain('path: wget → curl → openssl → zlib');
+  await appendCommits(join(dir, 'catalog'), [{ message: 'Upgrade openssl to 3.0.2', time: hoursLater(7), files: { 'packages/openssl/manifest.json': manifest('openssl', { version: '3.0.2', license: 'Apache-2.0', categories: ['crypto'], dependencies: { runtime: ['zlib'] } }) } }]);
+  const upgraded = await build();
+  const [old, now] = [await manifestOf(withWget), await manifestOf(upgraded.releaseId!)];
+  const changed = [...now].filter(([path, entry]) => JSON.stringify(entry) !== JSON.stringify(old.get(path))).map(([path]) => path).sort();
+  expect(changed).toEqual([
+    // openssl's own documents.
+    'api/pkgs/openssl.json',
+    'api/pkgs/openssl/sbom.json',
+    // curl depends on openssl: its SBOM, page and mirror show openssl's version.
+    'api/pkgs/curl/sbom.json',
+    // wget's SBOM lists openssl's version; its page and mirror name openssl only in a culprit path, and are kept.
+    'api/pkgs/wget/sbom.json',
+    // lookalike's envelope and SBOM, rendered at each tip.
+    'api/pkgs/lookalike.json',
+    'api/pkgs/lookalike/sbom.json',
+    // ZLIB-2026-1's mirror lists openssl with its version in the blast radius (its page shows the paths alone).
+    'advisories/ZLIB-2026-1.md',
+    // Documents of the whole catalog.
+    'api/pkgs/openapi.json',
+    'api/pkgs/recent-commits.json',
+    'changes.html',
+    'index.html',
+    'llms-full.txt',
+    'llms-full/1.txt',
+    'llms.txt',
+    'pkgs/advisories.xml',
+    'pkgs/changes.xml',
+    'pkgs/curl.html',
+    'pkgs/curl.md',
+    'pkgs/lookalike.html',
+    'pkgs/openssl.html',
+    'pkgs/openssl.md',
+  ].sort());
+  expect(upgraded.published?.rendered).toBe(changed.length);
+  expect(await file(upgraded.releaseId!, 'api/pkgs/wget/sbom.json')).toContain('"version":"3.0.2"');
+  expect(await file(upgraded.releaseId!, 'pkgs/wget.md')).toBe(await file(withWget, 'pkgs/wget.md'));
+
+  // zlib, the culprit at the end of wget's path, changes what it says of itself but not the advisory it carries.
+  await appendCommits(join(dir, 'catalog'), [{ message: 'Describe zlib', time: hoursLater(8), files: { 'packages/zlib/manifest.json': manifest('zlib', { version: '1.3.1', description: 'A massively spiffy yet delicately unobtrusive compression library', license: 'Zlib', categories: ['compression'], homepage: 'https://zlib.net/', repository: 'https://github.com/madler/zlib', stars: 5000 }) } }]);
+  const described = (await build()).releaseId!;
+  const last = await manifestOf(described);
+  expect(last.get('api/pkgs/wget/sbom.json')).not.toEqual(now.get('api/pkgs/wget/sbom.json'));
+  for (const path of ['pkgs/wget.md', 'pkgs/wget.html']) expect(last.get(path), path).toEqual(now.get(path));
+});
