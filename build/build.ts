@@ -243,6 +243,7 @@ async function buildLocked(
   const kept = resume === null ? warm : null;
   const model = kept?.model ?? (resume ? CatalogModel.restore(resume.model) : new CatalogModel());
   const composer = kept?.composer ?? (resume ? new Composer(resume.composer) : new Composer());
+  if (resume) composer.resumeAt(model.state());
   const startedFrom = kept?.sha ?? resume?.sha ?? null;
 
   const logged = await repo.log(tip, startedFrom);

@@ -17,8 +17,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../src/store/atomic.ts';
-import { currentReleaseId, LAYOUT_VERSION, paths, readJson, type ChunkRef, type ReleaseInfo } from '../src/store/layout.ts';
-import { documentBytes, manifestEntries } from '../src/store/manifest.ts';
+import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo } from '../src/store/layout.ts';
+import { carriesTip, documentBytes, manifestEntries, stateRecords } from '../src/store/manifest.ts';
 import { openObjects, readStoredObject } from '../src/store/objects.ts';
 import { renderHeadersFile, renderNginxRules } from '../src/http/static-rules.ts';
 import { serialize } from '../src/serialize.ts';
@@ -67,6 +67,9 @@ export async function exportRelease(out: string, dir: string): Promise<Exported>
   const tip = info.tip;
   const previous = await previousExport(dir);
   const objects = openObjects(out);
+  const root = await readStateRoot(out, tip.sha);
+  if (!root) throw new ExportError(`${out} has no state of its release's tip ${tip.sha}; run pkgcat build again`);
+  const records = stateRecords(objects, root);
   const publicDir = paths.public(dir);
   const files: Record<string, string> = {};
   let written = 0;
@@ -82,14 +85,14 @@ export async function exportRelease(out: string, dir: string): Promise<Exported>
   };
   const pending: Promise<void>[] = [];
   for await (const [file, entry] of manifestEntries(objects, await readJson<ChunkRef[]>(paths.manifest(releaseDir)))) {
-    const name = entry.holes?.length ? `${entry.object}@${tip.sha}` : entry.object;
+    const name = carriesTip(entry) ? `${entry.object}@${tip.sha}` : entry.object;
     files[file] = name;
     const target = join(publicDir, file);
     if (previous?.files[file] === name && existsSync(target)) {
       kept++;
       continue;
     }
-    pending.push((async () => write(target, documentBytes(entry, await readStoredObject(objects, entry.object), tip, file)))());
+    pending.push((async () => write(target, await documentBytes(entry, await readStoredObject(objects, entry.object), tip, file, records)))());
     written++;
     if (pending.length >= 32) await Promise.all(pending.splice(0));
   }

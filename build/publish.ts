@@ -27,7 +27,7 @@ import type { ObjectStore } from './objects.ts';
 import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
 import { InputTable, inputEpoch, readInputs, type InputsFile, type StoredInputs } from './inputs.ts';
-import { inputHash, isRendition, releasedReach, WRITERS, type KeptReach, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
+import { inputHash, isRendition, recordOf, releasedReach, WRITERS, type KeptReach, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
 import type { RollupReach } from '../src/compose/documents.ts';
 
 export type { ReleaseContent };
@@ -208,7 +208,7 @@ class Stage {
     }
     const entry = { object, length: bytes.length };
     this.#set(file, entry);
-    this.problems.push(...this.#checks.problems(file, entry, bytes));
+    this.problems.push(...(await this.#checks.problems(file, entry, bytes)));
     this.counts.rendered++;
   }
 
@@ -239,11 +239,12 @@ class Stage {
     const key = rendition.key(reads);
     const atTip = 'holes' in rendition && !(typeof body === 'object' && 'pieces' in body);
     const keep = key !== null && !atTip;
-    const placement = filled.holes.length > 0 ? { holes: filled.holes } : { length: filled.bytes.length };
-    const entry = { object, ...placement, ...(keep && { key }), ...(keep && reads && { reads }) };
+    // A length is the body's as served: a document with component markers has none.
+    const placement = filled.holes.length > 0 ? { holes: filled.holes } : rendered.components ? {} : { length: filled.bytes.length };
+    const entry = { object, ...placement, ...(rendered.components && { components: true as const }), ...(keep && { key }), ...(keep && reads && { reads }) };
     this.inputs.rendered(file, keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
     this.#set(file, entry);
-    this.problems.push(...this.#checks.problems(file, entry, filled.bytes));
+    this.problems.push(...(await this.#checks.problems(file, entry, filled.bytes)));
   }
 }
 
@@ -322,7 +323,7 @@ export async function publishRelease(
   const reachBefore = !keptReach ? null : current.reach?.key === keptReach.key ? current.reach : await readReach(openObjects(out), keptReach.key, keptReach.object);
   const content: ReleaseContent = { ...composed, reachBefore };
   const inputs = new InputTable(epoch, (input) => inputHash(content, input), current.inputs);
-  const stage = new Stage(store, current.manifest, current.reads, new DocumentChecks(content.tip, content.chain.length), inputs);
+  const stage = new Stage(store, current.manifest, current.reads, new DocumentChecks(content.tip, content.chain.length, (key) => recordOf(content, key)), inputs);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
   // A row's files, once placed, for the writers that read them (llms-full.txt reads the mirrors).

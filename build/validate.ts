@@ -10,7 +10,7 @@
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
 import { assembleBody, fullBundleSegments, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot, type StoredBody } from '../src/store/layout.ts';
-import { documentBytes, readManifest, type ManifestEntry } from '../src/store/manifest.ts';
+import { carriesTip, documentBytes, readManifest, stateRecords, type ManifestEntry, type TipRecords } from '../src/store/manifest.ts';
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { isReservedName } from '../src/grammar.ts';
@@ -203,31 +203,33 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
   }
 }
 
-/** What a release's documents are checked against besides their rows: its tip and its chain's length. */
+/** What a release's documents are checked against besides their rows: its tip, the tip's records (a floating SBOM's components) and its chain's length. */
 export class DocumentChecks {
   readonly tip: CommitInfo;
   readonly chainLength: number;
+  readonly #records: TipRecords;
   /** Bodies many files share (a badge is one of a few hundred) are checked once. */
   readonly #checkedBodies = new Map<string, boolean>();
 
-  constructor(tip: CommitInfo, chainLength: number) {
+  constructor(tip: CommitInfo, chainLength: number, records: TipRecords) {
     this.tip = tip;
     this.chainLength = chainLength;
+    this.#records = records;
   }
 
   /**
    * The problems of the file `file` of the release, stored as `stored` under `entry`: its row's
    * schema (or body check), the envelope's commit and name, the recent commits' count.
    */
-  problems(file: string, entry: ManifestEntry, stored: Buffer): string[] {
+  async problems(file: string, entry: ManifestEntry, stored: Buffer): Promise<string[]> {
     const owner = publicFileOwner(file);
     if (!owner) return [`${file} is no surface's file`];
-    const text = documentBytes(entry, stored, this.tip, file).toString('utf8');
+    const text = (await documentBytes(entry, stored, this.tip, file, this.#records)).toString('utf8');
     if (owner.row.id === 'openapi') return openApiProblems(text);
     if (!owner.row.body) {
       const check = BODY_CHECKS[owner.row.contentType];
       if (!check) return [];
-      let passed = entry.holes ? undefined : this.#checkedBodies.get(entry.object);
+      let passed = carriesTip(entry) ? undefined : this.#checkedBodies.get(entry.object);
       if (passed === undefined) this.#checkedBodies.set(entry.object, (passed = check(text)));
       return passed ? [] : [`${file} is not an ${mediaTypeOf(owner.row.contentType)} body`];
     }
@@ -275,7 +277,9 @@ async function checkManifest(
     if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !entries.has(row.publicFile)) problems.push(`${row.publicFile} is missing`);
   }
   if (!info.tip) return;
-  const documents = new DocumentChecks(info.tip, chain.length);
+  const tipRoot = await readStateRoot(out, info.tip.sha);
+  if (!tipRoot) return;
+  const documents = new DocumentChecks(info.tip, chain.length, stateRecords(objects, tipRoot));
   const checkFile = async (file: string, entry: ManifestEntry): Promise<void> => {
     if (!publicFileOwner(file)) {
       problems.push(`${file} is no surface's file`);
@@ -288,7 +292,7 @@ async function checkManifest(
       problems.push(`${file} names object ${entry.object}, which is missing`);
       return;
     }
-    problems.push(...documents.problems(file, entry, stored));
+    problems.push(...(await documents.problems(file, entry, stored)));
   };
   const checks: Promise<void>[] = [];
   for (const [file, entry] of entries) {

@@ -24,7 +24,7 @@ import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName, nameKey } from '../src/grammar.ts';
 import { closureExceeds, packageClosure, PRERENDERED_SBOM_CLOSURE } from '../src/compose/closure.ts';
-import { composeSbom, type ComponentCache } from '../src/compose/sbom/index.ts';
+import { composeSbom } from '../src/compose/sbom/index.ts';
 import { tipValues } from '../src/compose/tip-values.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { resolveQuery } from '../src/surfaces/query.ts';
@@ -90,6 +90,8 @@ export interface Rendered {
   readonly body: string | Uint8Array | Pieces | null;
   /** What it read (a traced document): the inputs its key covers. */
   readonly reads?: readonly string[];
+  /** Its components are markers for the tip's (a floating SBOM: src/compose/sbom/markers.ts). */
+  readonly components?: true;
 }
 
 /** A document kept across releases while its inputs stay the same (publish.ts). */
@@ -145,7 +147,7 @@ function* publishedPackages(content: ReleaseContent): Iterable<{ key: string; na
 export type Writer = (context: WriterContext) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
 
 /** The tip's records, each parsed once per release on first use and shared by every writer (none changes them). */
-const recordOf = memoizedPer((content: ReleaseContent, key: string): PackageRecord | null => {
+export const recordOf = memoizedPer((content: ReleaseContent, key: string): PackageRecord | null => {
   const text = content.records.get(key);
   return text === undefined ? null : (JSON.parse(text) as PackageRecord);
 });
@@ -321,6 +323,13 @@ function tracedTip(tip: TipDocuments, reads: Set<string>, commit?: CommitInfo): 
 const jsonOf = (value: unknown): string | undefined => (value === undefined ? undefined : JSON.stringify(value));
 
 /**
+ * What a floating SBOM says of a package of its closure besides its component (src/compose/sbom/
+ * subject.ts): its spelling, its dependencies (the closure's edges and scopes) and its active
+ * advisories (the vulnerabilities). Its version, archive and the rest are in its component.
+ */
+const sbomFrame = (record: PackageRecord | null): string | undefined => (record === null ? undefined : JSON.stringify([record.name, record.dependencies, record.advisories]));
+
+/**
  * The hash of one input (`record:<key>`, ...) at the tip, as a document's key covers it (absent
  * inputs hash alike, as `-`), made once per release. The release's input table keeps it too
  * (build/inputs.ts).
@@ -335,6 +344,7 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
     kind === 'history' ? (content.history.has(key) ? JSON.stringify(content.history.get(key)) : undefined)
     : kind === 'advisory' ? advisoryInput(content, key)
     : kind === 'name' ? tipOf(content).names.get(key)
+    : kind === 'sbom-frame' ? sbomFrame(recordOf(content, key))
     : kind === 'carried' ? jsonOf(tipOf(content).carried.get(key))
     : kind === 'card' ? jsonOf(siteOf(content).cards.get(key))
     : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
@@ -784,7 +794,6 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
    */
   'package-sbom': function* (context) {
     const { content } = context;
-    const cache: ComponentCache = new WeakMap();
     const lookup = (dependency: string) => recordOf(content, dependency);
     for (const { key, name } of publishedPackages(content)) {
       yield {
@@ -798,14 +807,18 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
             // A closure of thousands (a long dependency cycle) makes a document of megabytes per package: composed on request instead.
             // Checked here, when its inputs changed: a kept SBOM's closure is the one it was rendered from.
             if (closureExceeds(lookup, key, PRERENDERED_SBOM_CLOSURE)) return { body: null };
+            // Its own record, and of each other package of its closure what the SBOM says besides
+            // that package's component, which is a marker the readers fill with the tip's.
             const reads = new Set<string>();
+            const members: string[] = [];
             const closure = (await packageClosure((dependency) => {
-              reads.add(`record:${dependency}`);
+              members.push(dependency);
+              reads.add(dependency === key ? `record:${dependency}` : `sbom-frame:${dependency}`);
               return recordOf(content, dependency);
             }, key))!;
-            const plain = [...reads].every((read) => plainRecord(content, read.slice('record:'.length)));
-            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, cache)), (commit) => tipValues(commit, name), plain);
-            return { body, reads: [...reads] };
+            const plain = members.every((member) => plainRecord(content, member));
+            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, true)), (commit) => tipValues(commit, name), plain);
+            return { body, reads: [...reads], components: true };
           },
         },
       };

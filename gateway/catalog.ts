@@ -14,7 +14,7 @@ import {
   type ChunkRef, type PackageIndexEntry, type StateRoot, type StateRootFile, type StoredBody,
 } from '../src/store/layout.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
-import { documentBytes, parseManifestChunk, type ManifestChunk } from '../src/store/manifest.ts';
+import { carriesTip, documentBytes, parseManifestChunk, type ManifestChunk } from '../src/store/manifest.ts';
 import { openObjects, type ObjectBackend, type ObjectEncoding } from '../src/store/objects.ts';
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
@@ -230,8 +230,8 @@ export class Catalog {
     const entry = Object.hasOwn(chunk!.entries, file) ? chunk!.entries[file] : null;
     if (!entry) return null;
     const tip = release.info.tip;
-    const name = entry.holes?.length ? `${entry.object}.${tip.sha}.${file}` : entry.object;
-    const kept = await this.#files.get(`document:${name}`, async () => ({ bytes: documentBytes(entry, await this.#object(entry.object), tip, file) }));
+    const name = carriesTip(entry) ? `${entry.object}.${tip.sha}.${file}` : entry.object;
+    const kept = await this.#files.get(`document:${name}`, async () => ({ bytes: await documentBytes(entry, await this.#object(entry.object), tip, file, (key) => this.#tipRecord(tip.sha, key)) }));
     return { bytes: kept!.bytes!, name };
   }
 
@@ -273,6 +273,13 @@ export class Catalog {
       return { size: bytes.length, entries: JSON.parse(bytes.toString('utf8')) as Record<string, PackageIndexEntry> };
     }))!;
     return Object.hasOwn(entries, key) ? entries[key] : null;
+  }
+
+  /** The record of `key` at the tip `sha` (a floating SBOM's components). */
+  async #tipRecord(sha: string, key: string): Promise<PackageRecord | null> {
+    const root = await this.stateRoot(sha);
+    if (!root) throw new Error(`the release's tip ${sha} has no state in the object store`);
+    return this.record(root, key);
   }
 
   /** The composed record of `key` at a commit (as in its full bundle), or null when the package is not there. */

@@ -10,10 +10,13 @@
  * sit; a reader puts the current tip's values there (src/compose/tip-values.ts). So an unchanged
  * document keeps its entry, and its chunk, from one release to the next.
  */
+import { componentText } from '../compose/sbom/cyclonedx.ts';
+import { componentLabel, fillComponentMarkers, markedComponents } from '../compose/sbom/markers.ts';
 import { tipValues } from '../compose/tip-values.ts';
+import type { PackageRecord } from '../schemas/wire.ts';
 import type { CommitInfo } from '../compose/types.ts';
 import { publicFileOwner } from '../surfaces/registry.ts';
-import type { ChunkRef } from './layout.ts';
+import { findChunk, recordsOfChunk, type ChunkRef, type StateRoot } from './layout.ts';
 import { readStoredObject, type ObjectBackend } from './objects.ts';
 import { Semaphore } from '../concurrency.ts';
 
@@ -24,6 +27,8 @@ export interface ManifestEntry {
   /** The object holding the body (with the values of the tip it was rendered at, when it has holes). */
   readonly object: string;
   readonly holes?: readonly HoleSpan[];
+  /** Its components are markers for the tip's (a floating SBOM: src/compose/sbom/markers.ts). */
+  readonly components?: true;
   /** The body's length in bytes, when it has no holes (llms-full is planned from its mirrors' lengths, without reading them). */
   readonly length?: number;
   /**
@@ -75,10 +80,37 @@ export function tipValuesOf(tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: str
   return tipValues(tip, publicFileOwner(file)?.params.name);
 }
 
-/** The body of `file` at `tip`: the stored bytes, with the tip's values in their holes. */
-export function documentBytes(entry: ManifestEntry, stored: Buffer, tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: string): Buffer {
-  return entry.holes?.length ? spliceHoles(stored, entry.holes, tipValuesOf(tip, file)).bytes : stored;
+/** The record of a package at the tip, by name key (null: none), for the components of a floating SBOM. */
+export type TipRecords = (key: string) => Promise<PackageRecord | null> | PackageRecord | null;
+
+/** The body of `file` at `tip`: the stored bytes, with the tip's values in their holes and the tip's components in their markers. */
+export async function documentBytes(entry: ManifestEntry, stored: Buffer, tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: string, records: TipRecords): Promise<Buffer> {
+  const spliced = entry.holes?.length ? spliceHoles(stored, entry.holes, tipValuesOf(tip, file)).bytes : stored;
+  if (!entry.components) return spliced;
+  const texts = await Promise.all(
+    markedComponents(spliced).map(async (component) => {
+      const record = await records(component.key);
+      if (!record) throw new Error(`${file} lists the component ${component.key}, which the tip does not have`);
+      return [componentLabel(component), componentText(record, component.scope)] as const;
+    }),
+  );
+  return fillComponentMarkers(spliced, new Map(texts));
 }
+
+/** The records of the state `root`, read a chunk at a time and kept for the caller's lifetime (the static export, the release check; the gateway keeps its own within its cache). */
+export function stateRecords(objects: ObjectBackend, root: Pick<StateRoot, 'records'>): TipRecords {
+  const chunks = new Map<string, Promise<Map<string, PackageRecord>>>();
+  return async (key) => {
+    const chunk = findChunk(root.records, key);
+    if (!chunk) return null;
+    let records = chunks.get(chunk.object);
+    if (!records) chunks.set(chunk.object, (records = readStoredObject(objects, chunk.object).then((bytes) => recordsOfChunk(bytes.toString('utf8')))));
+    return (await records).get(key) ?? null;
+  };
+}
+
+/** Whether a document's bytes change with the tip: its holes and its components' markers take the tip's. */
+export const carriesTip = (entry: ManifestEntry): boolean => Boolean(entry.holes?.length || entry.components);
 
 /** Chunks read at a time: a manifest is hundreds of small objects, and each read waits on the disk. */
 const READS_AT_A_TIME = 16;

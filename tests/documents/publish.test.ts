@@ -124,7 +124,7 @@ it('renders at each tip the documents whose catalog text looks like the tip\'s s
   expect(JSON.parse(await file(after, 'api/pkgs/lookalike.json')).package.description).toBe(LOOKALIKE_TEXT);
 });
 
-it('a change to a package in the middle or at the end of culprit paths renders the SBOMs that list it, and keeps the pages and mirrors that only name it', async () => {
+it('a change to a package in the middle or at the end of culprit paths keeps the pages and mirrors that only name it, and the SBOMs that list it, which are served with its new component', async () => {
   // wget reaches ZLIB-2026-1 through curl and openssl: its path names openssl, its dependencies do not.
   await appendCommits(join(dir, 'catalog'), [{ message: 'Add wget', time: hoursLater(6), files: { 'packages/wget/manifest.json': manifest('wget', { version: '1.25.0', dependencies: { runtime: ['curl'] } }) } }]);
   const withWget = (await build()).releaseId!;
@@ -137,10 +137,8 @@ it('a change to a package in the middle or at the end of culprit paths renders t
     // openssl's own documents.
     'api/pkgs/openssl.json',
     'api/pkgs/openssl/sbom.json',
-    // curl depends on openssl: its SBOM, page and mirror show openssl's version.
-    'api/pkgs/curl/sbom.json',
-    // wget's SBOM lists openssl's version; its page and mirror name openssl only in a culprit path, and are kept.
-    'api/pkgs/wget/sbom.json',
+    // curl's and wget's SBOMs list openssl's component, which the readers fill with the tip's: they are kept.
+    // wget's page and mirror name openssl only in a culprit path, and are kept too.
     // lookalike's envelope and SBOM, rendered at each tip.
     'api/pkgs/lookalike.json',
     'api/pkgs/lookalike/sbom.json',
@@ -156,6 +154,7 @@ it('a change to a package in the middle or at the end of culprit paths renders t
     'llms.txt',
     'pkgs/advisories.xml',
     'pkgs/changes.xml',
+    // curl depends on openssl: its page and mirror show openssl's version.
     'pkgs/curl.html',
     'pkgs/curl.md',
     'pkgs/lookalike.html',
@@ -163,13 +162,17 @@ it('a change to a package in the middle or at the end of culprit paths renders t
     'pkgs/openssl.md',
   ].sort());
   expect(upgraded.published?.rendered).toBe(changed.length);
-  expect(await file(upgraded.releaseId!, 'api/pkgs/wget/sbom.json')).toContain('"version":"3.0.2"');
+  for (const name of ['curl', 'wget']) {
+    const components = (release: string) => file(release, `api/pkgs/${name}/sbom.json`).then((text) => JSON.parse(text).components);
+    expect((await components(withWget)).find((component: { name: string }) => component.name === 'openssl')).toMatchObject({ version: '3.0.1', purl: 'pkg:generic/openssl@3.0.1' });
+    expect((await components(upgraded.releaseId!)).find((component: { name: string }) => component.name === 'openssl')).toMatchObject({ version: '3.0.2', purl: 'pkg:generic/openssl@3.0.2' });
+  }
   expect(await file(upgraded.releaseId!, 'pkgs/wget.md')).toBe(await file(withWget, 'pkgs/wget.md'));
 
   // zlib, the culprit at the end of wget's path, changes what it says of itself but not the advisory it carries.
   await appendCommits(join(dir, 'catalog'), [{ message: 'Describe zlib', time: hoursLater(8), files: { 'packages/zlib/manifest.json': manifest('zlib', { version: '1.3.1', description: 'A massively spiffy yet delicately unobtrusive compression library', license: 'Zlib', categories: ['compression'], homepage: 'https://zlib.net/', repository: 'https://github.com/madler/zlib', stars: 5000 }) } }]);
   const described = (await build()).releaseId!;
   const last = await manifestOf(described);
-  expect(last.get('api/pkgs/wget/sbom.json')).not.toEqual(now.get('api/pkgs/wget/sbom.json'));
-  for (const path of ['pkgs/wget.md', 'pkgs/wget.html']) expect(last.get(path), path).toEqual(now.get(path));
+  for (const path of ['pkgs/wget.md', 'pkgs/wget.html', 'api/pkgs/wget/sbom.json']) expect(last.get(path), path).toEqual(now.get(path));
+  expect(JSON.parse(await file(described, 'api/pkgs/wget/sbom.json')).components).toContainEqual(expect.objectContaining({ name: 'zlib', description: 'A massively spiffy yet delicately unobtrusive compression library' }));
 });

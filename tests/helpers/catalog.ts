@@ -9,7 +9,7 @@ import { afterAll } from 'vitest';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
 import { exportRelease } from '../../build/export.ts';
 import { assembleBody, currentReleaseId, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo } from '../../src/store/layout.ts';
-import { documentBytes, manifestEntries, type ManifestEntry } from '../../src/store/manifest.ts';
+import { documentBytes, manifestEntries, stateRecords, type ManifestEntry } from '../../src/store/manifest.ts';
 import { openObjects } from '../../src/store/objects.ts';
 import { createHash } from 'node:crypto';
 
@@ -149,9 +149,10 @@ export async function releaseManifest(out: string, release: string): Promise<Map
   return entries;
 }
 
-/** The body of `path` as the release `release` serves it: the stored bytes with the release's tip in their holes (what the gateway and the export do). */
+/** The body of `path` as the release `release` serves it: the stored bytes with the release's tip in their holes and its components in their markers (what the gateway and the export do). */
 export async function releaseDocument(out: string, release: string, path: string): Promise<string> {
   const entry = (await releaseManifest(out, release)).get(path)!;
   const { tip } = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, release)));
-  return documentBytes(entry, await readObject(out, entry.object), tip!, path).toString('utf8');
+  const records = stateRecords(openObjects(out), (await readStateRoot(out, tip!.sha))!);
+  return (await documentBytes(entry, await readObject(out, entry.object), tip!, path, records)).toString('utf8');
 }

@@ -21,7 +21,8 @@ import { Factories as LicenseFactories } from '@cyclonedx/cyclonedx-library/Cont
 import { PackageURL } from 'packageurl-js';
 import spdxExpressionParse from 'spdx-expression-parse';
 import { v5 as uuidv5 } from 'uuid';
-import type { FullAdvisory } from '../../schemas/wire.ts';
+import type { FullAdvisory, PackageRecord } from '../../schemas/wire.ts';
+import { componentMarker } from './markers.ts';
 import type { ComponentScope, SbomComponent, SbomSubject, SbomVulnerability } from './subject.ts';
 import { memoized } from '../../memo.ts';
 import { RawJson, serialize } from '../../serialize.ts';
@@ -125,29 +126,31 @@ function vulnerabilityOf({ advisory, affects }: SbomVulnerability): Models.Vulne
   return vulnerability;
 }
 
-/**
- * Components by record and scope, normalised and serialized. A record sits in the closures of
- * many packages: the build composes every package's SBOM with one cache, so each component is
- * normalised and serialized once per release, not once per document that lists it (a popular
- * package's 12,700 dependents list it each); the output is the same with or without.
- */
-export type ComponentCache = WeakMap<object, Partial<Record<ComponentScope, RawJson>>>;
-
 const componentNormalizer = new Serialize.JSON.Normalize.Factory(Spec.Spec1dot5).makeForComponent();
 
-function normalizedComponent(component: SbomComponent, cache: ComponentCache | undefined): unknown {
-  const key = component.record ?? null;
-  const cached = key && cache?.get(key)?.[component.scope];
-  if (cached) return cached;
-  const normalized = componentNormalizer.normalize(componentOf(component), { sortLists: false });
-  if (!key || !cache) return normalized;
-  const serialized = new RawJson(serialize(normalized));
-  cache.set(key, { ...cache.get(key), [component.scope]: serialized });
-  return serialized;
+const normalizedComponent = (component: SbomComponent) => componentNormalizer.normalize(componentOf(component), { sortLists: false });
+
+/**
+ * Components by record and scope, serialized. A record sits in the closures of many packages (a
+ * popular package's 12,700 dependents list it each), so its text is made once per record object.
+ */
+const componentTexts = new WeakMap<PackageRecord, Partial<Record<ComponentScope, string>>>();
+
+/** The text of the component of a package present in an SBOM, `scope` as the SBOM's root needs it: the same in every SBOM that lists it. */
+export function componentText(record: PackageRecord, scope: ComponentScope): string {
+  const kept = componentTexts.get(record)?.[scope];
+  if (kept !== undefined) return kept;
+  const text = serialize(normalizedComponent({ name: record.name, record, scope, dependsOn: [] }));
+  componentTexts.set(record, { ...componentTexts.get(record), [scope]: text });
+  return text;
 }
 
-/** The CycloneDX 1.5 document, as data for our serializer (plain JSON data, but for the components taken from `cache`, already serialized). */
-export function composeCycloneDx(subject: SbomSubject, cache?: ComponentCache): unknown {
+/**
+ * The CycloneDX 1.5 document, as data for our serializer (plain JSON data, but for the components,
+ * already serialized). `markers`: each present component is a marker in its place
+ * (src/compose/sbom/markers.ts), which a reader replaces with the component's text at the tip.
+ */
+export function composeCycloneDx(subject: SbomSubject, markers = false): unknown {
   const { commit, root } = subject;
   const bom = new Models.Bom({ version: 1, serialNumber: sbomSerialNumber(commit.sha, root.name, 'cyclonedx') });
   bom.metadata.timestamp = new Date(commit.pushedAt);
@@ -171,5 +174,9 @@ export function composeCycloneDx(subject: SbomSubject, cache?: ComponentCache): 
   // Lists keep the order they were built in (sorted above by code units): the library's
   // `sortLists` compares with localeCompare, whose order follows the machine's locale.
   const normalized = normalizer.normalize(bom, { sortLists: false });
-  return { ...normalized, components: subject.components.map((component) => normalizedComponent(component, cache)) };
+  const components = subject.components.map(({ name, record, scope, ...component }) => {
+    if (!record) return normalizedComponent({ name, record, scope, ...component });
+    return new RawJson(markers ? componentMarker(scope, record.name) : componentText(record, scope));
+  });
+  return { ...normalized, components };
 }

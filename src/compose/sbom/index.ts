@@ -5,20 +5,20 @@
  */
 import type { CommitInfo } from '../../schemas/wire.ts';
 import type { PackageClosure } from '../closure.ts';
-import { composeCycloneDx, type ComponentCache } from './cyclonedx.ts';
+import { composeCycloneDx } from './cyclonedx.ts';
 import { composeSpdx } from './spdx.ts';
 import { sbomSubject } from './subject.ts';
 
 export type SbomFormat = 'cyclonedx' | 'spdx';
-export type { ComponentCache };
 
 /**
  * The SBOM of `closure`'s root at `commit` in `format` (plain JSON data for the serializer).
  * Nothing in it depends on where it is served: its identity (CycloneDX serial number, SPDX
  * namespace) comes from (sha, name, format) alone (docs/decisions.md, "Where a body is served").
- * `cache`: share one across the documents of one commit (the build's floating SBOMs).
+ * `markers`: CycloneDX's components as markers for the tip's (the build's floating SBOMs,
+ * src/compose/sbom/markers.ts).
  */
-export function composeSbom(format: SbomFormat, commit: CommitInfo, closure: PackageClosure, cache?: ComponentCache): unknown {
+export function composeSbom(format: SbomFormat, commit: CommitInfo, closure: PackageClosure, markers = false): unknown {
   const subject = sbomSubject(commit, closure);
-  return format === 'spdx' ? composeSpdx(subject) : composeCycloneDx(subject, cache);
+  return format === 'spdx' ? composeSpdx(subject) : composeCycloneDx(subject, markers);
 }
