@@ -34,6 +34,33 @@ const LOOKALIKE = { message: 'Add lookalike', time: hoursLater(4.5), files: { 'p
 const build = () => buildCatalog({ repo: join(dir, 'catalog'), out, progress: false, log: () => {} });
 
 const manifestOf = (release: string) => releaseManifest(out, release);
+
+/** The files whose manifest entry the release `after` changed from the release `before`, sorted. */
+async function changedFiles(before: string, after: string): Promise<string[]> {
+  const [old, now] = [await manifestOf(before), await manifestOf(after)];
+  return [...now].filter(([path, entry]) => JSON.stringify(entry) !== JSON.stringify(old.get(path))).map(([path]) => path).sort();
+}
+
+/**
+ * Documents of the whole catalog whose bytes change with any commit that changes a package: the
+ * OpenAPI document's examples, recent commits, the changes and search pages, llms-full (its one
+ * part, also served as /llms-full.txt), llms.txt, both feeds; lookalike's envelope, SBOM and page
+ * (rendered at each tip, the last test but one).
+ */
+const EVERY_COMMIT = [
+  'api/pkgs/lookalike.json',
+  'api/pkgs/lookalike/sbom.json',
+  'api/pkgs/openapi.json',
+  'api/pkgs/recent-commits.json',
+  'changes.html',
+  'index.html',
+  'llms-full.txt',
+  'llms-full/1.txt',
+  'llms.txt',
+  'pkgs/advisories.xml',
+  'pkgs/changes.xml',
+  'pkgs/lookalike.html',
+];
 const file = (release: string, path: string) => releaseDocument(out, release, path);
 
 beforeAll(async () => {
@@ -56,30 +83,15 @@ afterAll(async () => {
 it('a leaf\'s version bump renders its own documents and those of the whole catalog that changed, and keeps every other entry as it was', async () => {
   const [old, now] = [await manifestOf(before), await manifestOf(after)];
   expect([...now.keys()].sort()).toEqual([...old.keys()].sort());
-  const changed = [...now].filter(([path, entry]) => JSON.stringify(entry) !== JSON.stringify(old.get(path))).map(([path]) => path).sort();
+  const changed = await changedFiles(before, after);
   expect(changed).toEqual([
-    // leftpad's envelope and SBOM (its record changed).
+    ...EVERY_COMMIT,
+    // leftpad's envelope, SBOM, page and mirror (its record changed).
     'api/pkgs/leftpad.json',
     'api/pkgs/leftpad/sbom.json',
-    // lookalike's envelope and SBOM: rendered at each tip (the last test).
-    'api/pkgs/lookalike.json',
-    'api/pkgs/lookalike/sbom.json',
-    // Documents of the whole catalog whose bytes changed: the OpenAPI document's examples, recent commits, the
-    // changes and search pages, llms-full (its one part, also served as /llms-full.txt), llms.txt, both feeds.
-    'api/pkgs/openapi.json',
-    'api/pkgs/recent-commits.json',
-    'changes.html',
-    'index.html',
-    'llms-full.txt',
-    'llms-full/1.txt',
-    'llms.txt',
-    'pkgs/advisories.xml',
-    'pkgs/changes.xml',
-    // leftpad's page and mirror; lookalike's page (rendered at each tip).
     'pkgs/leftpad.html',
     'pkgs/leftpad.md',
-    'pkgs/lookalike.html',
-  ]);
+  ].sort());
   expect(bumped.published).toEqual({ rendered: changed.length, kept: now.size - changed.length, filesWritten: expect.any(Number), bytesWritten: expect.any(Number) });
 });
 
@@ -131,35 +143,22 @@ it('a change to a package in the middle or at the end of culprit paths keeps the
   expect(await file(withWget, 'pkgs/wget.md')).toContain('path: wget → curl → openssl → zlib');
   await appendCommits(join(dir, 'catalog'), [{ message: 'Upgrade openssl to 3.0.2', time: hoursLater(7), files: { 'packages/openssl/manifest.json': manifest('openssl', { version: '3.0.2', license: 'Apache-2.0', categories: ['crypto'], dependencies: { runtime: ['zlib'] } }) } }]);
   const upgraded = await build();
-  const [old, now] = [await manifestOf(withWget), await manifestOf(upgraded.releaseId!)];
-  const changed = [...now].filter(([path, entry]) => JSON.stringify(entry) !== JSON.stringify(old.get(path))).map(([path]) => path).sort();
+  const now = await manifestOf(upgraded.releaseId!);
+  const changed = await changedFiles(withWget, upgraded.releaseId!);
   expect(changed).toEqual([
+    ...EVERY_COMMIT,
     // openssl's own documents.
     'api/pkgs/openssl.json',
     'api/pkgs/openssl/sbom.json',
-    // curl's and wget's SBOMs list openssl's component, which the readers fill with the tip's: they are kept.
-    // wget's page and mirror name openssl only in a culprit path, and are kept too.
-    // lookalike's envelope and SBOM, rendered at each tip.
-    'api/pkgs/lookalike.json',
-    'api/pkgs/lookalike/sbom.json',
-    // ZLIB-2026-1's mirror lists openssl with its version in the blast radius (its page shows the paths alone).
-    'advisories/ZLIB-2026-1.md',
-    // Documents of the whole catalog.
-    'api/pkgs/openapi.json',
-    'api/pkgs/recent-commits.json',
-    'changes.html',
-    'index.html',
-    'llms-full.txt',
-    'llms-full/1.txt',
-    'llms.txt',
-    'pkgs/advisories.xml',
-    'pkgs/changes.xml',
+    'pkgs/openssl.html',
+    'pkgs/openssl.md',
     // curl depends on openssl: its page and mirror show openssl's version.
     'pkgs/curl.html',
     'pkgs/curl.md',
-    'pkgs/lookalike.html',
-    'pkgs/openssl.html',
-    'pkgs/openssl.md',
+    // ZLIB-2026-1's mirror lists openssl with its version in the blast radius (its page shows the paths alone).
+    'advisories/ZLIB-2026-1.md',
+    // Not curl's and wget's SBOMs: they list openssl's component as a marker, which the readers fill with the tip's.
+    // Not wget's page and mirror: they name openssl only in a culprit path.
   ].sort());
   expect(upgraded.published?.rendered).toBe(changed.length);
   for (const name of ['curl', 'wget']) {
