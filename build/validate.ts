@@ -278,6 +278,7 @@ async function checkManifest(
   }
   if (!info.tip) return;
   const tipRoot = await readStateRoot(out, info.tip.sha);
+  // A tip without a state is reported by validateRelease; its documents cannot be read without it.
   if (!tipRoot) return;
   const documents = new DocumentChecks(info.tip, chain.length, stateRecords(objects, tipRoot));
   const checkFile = async (file: string, entry: ManifestEntry): Promise<void> => {

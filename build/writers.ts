@@ -632,7 +632,7 @@ function packagePage(context: WriterContext, key: string, name: string): Renditi
         transitive: transitiveOf(content).get(key) ?? [],
         history: content.history.get(key) ?? [],
         cards: new TracedMap(site.cards, 'card', reads),
-        names: new TracedMap(site.names, 'name', reads),
+        names: new TracedMap(tipOf(content).names, 'name', reads),
         advisories: new TracedMap(site.advisories, 'advisory-summary', reads),
         commits: new TracedMap(site.commits, 'commit', reads),
         siteUrl: content.siteUrl,
@@ -810,13 +810,11 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
             // Its own record, and of each other package of its closure what the SBOM says besides
             // that package's component, which is a marker the readers fill with the tip's.
             const reads = new Set<string>();
-            const members: string[] = [];
             const closure = (await packageClosure((dependency) => {
-              members.push(dependency);
               reads.add(dependency === key ? `record:${dependency}` : `sbom-frame:${dependency}`);
               return recordOf(content, dependency);
             }, key))!;
-            const plain = members.every((member) => plainRecord(content, member));
+            const plain = [key, ...closure.packages.keys()].every((member) => plainRecord(content, member));
             const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, true)), (commit) => tipValues(commit, name), plain);
             return { body, reads: [...reads], components: true };
           },

@@ -174,8 +174,9 @@ export function composeCycloneDx(subject: SbomSubject, markers = false): unknown
   // Lists keep the order they were built in (sorted above by code units): the library's
   // `sortLists` compares with localeCompare, whose order follows the machine's locale.
   const normalized = normalizer.normalize(bom, { sortLists: false });
-  const components = subject.components.map(({ name, record, scope, ...component }) => {
-    if (!record) return normalizedComponent({ name, record, scope, ...component });
+  const components = subject.components.map((component) => {
+    const { record, scope } = component;
+    if (!record) return normalizedComponent(component);
     return new RawJson(markers ? componentMarker(scope, record.name) : componentText(record, scope));
   });
   return { ...normalized, components };
