@@ -20,6 +20,7 @@ import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
 import { readManifest, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
+import { sharedStrings } from '../src/memo.ts';
 import { openObjects, readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
 import { ChunkedCollection } from './chunks.ts';
@@ -28,7 +29,7 @@ import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
 import { InputTable, inputEpoch, readInputs, type InputsFile, type StoredInputs } from './inputs.ts';
 import { inputHash, isRendition, recordOf, releasedReach, WRITERS, type KeptReach, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
-import type { RollupReach } from '../src/compose/documents.ts';
+import { sharedReach, type RollupReach } from '../src/compose/documents.ts';
 
 export type { ReleaseContent };
 
@@ -121,10 +122,10 @@ function storedPieces(entry: ManifestEntry, stored: Buffer): Pieces {
  * at 20,000 packages, 3.6 million reads of about 200,000 inputs.
  */
 class SharedReads {
-  readonly #strings = new Map<string, string>();
+  readonly #shared = sharedStrings();
 
   of(reads: readonly string[] | undefined): readonly string[] | undefined {
-    return reads?.map((read) => this.#strings.get(read) ?? (this.#strings.set(read, read), read));
+    return reads?.map(this.#shared);
   }
 
   /** `entry`, its reads shared. */
@@ -251,7 +252,7 @@ class Stage {
 /** The advisories' reach a release kept (build/writers.ts KeptReach); null when it cannot be read (it is composed again). */
 async function readReach(objects: ObjectBackend, key: string, object: string): Promise<KeptReach | null> {
   try {
-    return { key, reached: new Map(JSON.parse((await readStoredObject(objects, object)).toString('utf8')) as [string, RollupReach][]) };
+    return { key, reached: sharedReach(JSON.parse((await readStoredObject(objects, object)).toString('utf8')) as [string, RollupReach][]) };
   } catch {
     return null;
   }
@@ -285,11 +286,8 @@ async function currentRelease(out: string, held: HeldRelease | null): Promise<{ 
   const objects = openObjects(out);
   const reads = new SharedReads();
   // Read side by side: the tip's state, the manifest and the input table.
-  const [tip, chunks, inputs] = await Promise.all([tipRead, readManifest(objects, await readJson<ChunkRef[]>(paths.manifest(dir))), readInputs(objects, paths.inputs(dir))]);
-  const manifest = ChunkedCollection.stored(
-    renderManifestChunk,
-    chunks.map(({ ref, entries }) => ({ object: ref.object, entries: entries.map(([file, entry]): [string, ManifestEntry] => [file, reads.entry(entry)]) })),
-  );
+  const [tip, chunks, inputs] = await Promise.all([tipRead, readManifest(objects, await readJson<ChunkRef[]>(paths.manifest(dir)), (entry) => reads.entry(entry)), readInputs(objects, paths.inputs(dir))]);
+  const manifest = ChunkedCollection.stored(renderManifestChunk, chunks.map(({ ref, entries }) => ({ object: ref.object, entries })));
   return { manifest, reads, tip, inputs };
 }
 

@@ -532,48 +532,39 @@ function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, 
   };
 }
 
-/** Bodies made once per release and read by several writers (the envelope is inlined in its page). */
-const shared = new WeakMap<ReleaseContent, { envelopes: Map<string, Promise<Pieces | string>>; site?: SiteContext }>();
-
-function sharedOf(content: ReleaseContent) {
-  let entry = shared.get(content);
-  if (!entry) shared.set(content, (entry = { envelopes: new Map() }));
-  return entry;
-}
+/** What every page of a release is made from, made once per release (siteOf). */
+const sites = new WeakMap<ReleaseContent, SiteContext>();
 
 /** `/api/pkgs/{name}.json` of the package `key` at `commit`. */
 const envelopeAt = (content: ReleaseContent, key: string, commit: CommitInfo): string => serialize(composeEnvelope(commit, new RawJson(content.records.get(key)!)));
 
 /**
  * The envelope of the package `key` with holes for the tip's sha and push time (its text at the
- * tip when they cannot be told apart), made once per release for the envelope and its page.
+ * tip when they cannot be told apart). Made again for its page rather than kept: it is a
+ * serialization and a cut, and keeping every package's held them all until the release was done.
  */
-function envelopePieces(content: ReleaseContent, key: string, name: string): Promise<Pieces | string> {
-  const { envelopes } = sharedOf(content);
-  let envelope = envelopes.get(key);
-  if (envelope === undefined) {
-    envelope = withHoles(content.tip, (commit) => envelopeAt(content, key, commit), (commit) => tipValues(commit, name), plainRecord(content, key));
-    envelopes.set(key, envelope);
-  }
-  return envelope;
-}
+const envelopePieces = (content: ReleaseContent, key: string, name: string): Promise<Pieces | string> =>
+  withHoles(content.tip, (commit) => envelopeAt(content, key, commit), (commit) => tipValues(commit, name), plainRecord(content, key));
 
 /** What every page of the release is made from (src/site/pages.ts); the package pages get ENVELOPE_HOLE. */
 function siteOf(content: ReleaseContent): SiteContext {
-  const entry = sharedOf(content);
-  entry.site ??= siteContext({
-    tip: content.tip,
-    chain: content.chain,
-    siteUrl: content.siteUrl,
-    listing: content.listing,
-    envelope: () => ENVELOPE_HOLE,
-    record: (key) => recordOf(content, key)!,
-    transitive: transitiveOf(content),
-    reach: tipOf(content).advisories,
-    history: content.history,
-    changes: content.recentChanges,
-  });
-  return entry.site;
+  let site = sites.get(content);
+  if (!site) {
+    site = siteContext({
+      tip: content.tip,
+      chain: content.chain,
+      siteUrl: content.siteUrl,
+      listing: content.listing,
+      envelope: () => ENVELOPE_HOLE,
+      record: (key) => recordOf(content, key)!,
+      transitive: transitiveOf(content),
+      reach: tipOf(content).advisories,
+      history: content.history,
+      changes: content.recentChanges,
+    });
+    sites.set(content, site);
+  }
+  return site;
 }
 
 const decoder = new TextDecoder();

@@ -17,6 +17,13 @@ export function memoized<T>(compute: (argument: string) => T, limit = 100_000): 
 }
 
 /**
+ * The first instance of each distinct string it is given, for as long as it lives: where parsed or
+ * composed text repeats the same names and inputs thousands of times, one string each instead of
+ * one per occurrence.
+ */
+export const sharedStrings = (): ((text: string) => string) => memoized((text) => text, Number.POSITIVE_INFINITY);
+
+/**
  * A pure function of an owner (a release's content, a state's documents) and an argument, its
  * results kept per owner for as long as the owner lives: made once per release, not once per
  * document that asks (a record parsed, an input hashed, a package's link).

@@ -5,6 +5,7 @@
  * once from it for all of them (the advisories active at the tip and how far they reach).
  * Pure, like the rest of src/compose.
  */
+import { sharedStrings } from '../memo.ts';
 import { compareNames, nameKey } from '../grammar.ts';
 import { fillTemplate, surface, type SurfaceId } from '../surfaces/registry.ts';
 import type { Diff, FullAdvisory, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
@@ -121,23 +122,47 @@ export function advisoryReach(records: ReadonlyMap<string, PackageRecord>, reach
  */
 export function rollupReach(keys: Iterable<string>, transitive: ReadonlyMap<string, readonly TransitiveAdvisory[]>): Map<string, RollupReach> {
   const reached = new Map<string, { reaching: TransitiveAdvisory[]; nearest: TransitiveAdvisory[]; reachCount: number }>();
+  const shared = sharedStrings();
   for (const key of keys) {
     for (const entry of transitive.get(key) ?? []) {
       let reach = reached.get(entry.advisoryId);
       if (!reach) reached.set(entry.advisoryId, (reach = { reaching: [], nearest: [], reachCount: 0 }));
       reach.reachCount++;
       // Keys come in name order: the first ones are the first by name, and of two paths of one length the earlier stays first.
-      if (reach.reaching.length < BLAST_RADIUS_SHOWN) reach.reaching.push(entry);
-      keepNearest(reach.nearest, entry);
+      const first = reach.reaching.length < BLAST_RADIUS_SHOWN;
+      const near = isNearest(reach.nearest, entry.culpritPath.length);
+      if (!first && !near) continue;
+      const kept = sharedEntry(entry, shared);
+      if (first) reach.reaching.push(kept);
+      if (near) keepNearest(reach.nearest, kept);
     }
   }
   return reached;
 }
 
-/** Adds `entry` to the BLAST_RADIUS_SHOWN shortest paths of `nearest` (sorted by length, then by arrival) when it is one of them. */
+/**
+ * The reach `reached` (as a release stored it) with one string per distinct name and id: the kept
+ * paths of the advisories on a hub run through the same few packages, and parsed, each occurrence
+ * is a string of its own (at 20,000 packages, tens of MB of the same names).
+ */
+export function sharedReach(reached: Iterable<[string, RollupReach]>): Map<string, RollupReach> {
+  const shared = sharedStrings();
+  const entries = (list: readonly TransitiveAdvisory[]) => list.map((entry) => sharedEntry(entry, shared));
+  return new Map([...reached].map(([id, { reaching, nearest, reachCount }]) => [shared(id), { reaching: entries(reaching), nearest: entries(nearest), reachCount }]));
+}
+
+const sharedEntry = (entry: TransitiveAdvisory, shared: (text: string) => string): TransitiveAdvisory => ({
+  advisoryId: shared(entry.advisoryId),
+  culpritPath: entry.culpritPath.map(shared),
+});
+
+/** Whether a path of `length` is one of the BLAST_RADIUS_SHOWN shortest of `nearest` (sorted by length, then by arrival). */
+const isNearest = (nearest: readonly TransitiveAdvisory[], length: number): boolean =>
+  nearest.length < BLAST_RADIUS_SHOWN || nearest[nearest.length - 1].culpritPath.length > length;
+
+/** Adds `entry`, one of the BLAST_RADIUS_SHOWN shortest paths (isNearest), to `nearest`, after those no longer than it. */
 function keepNearest(nearest: TransitiveAdvisory[], entry: TransitiveAdvisory): void {
   const length = entry.culpritPath.length;
-  if (nearest.length >= BLAST_RADIUS_SHOWN && nearest[nearest.length - 1].culpritPath.length <= length) return;
   let at = nearest.length;
   while (at > 0 && nearest[at - 1].culpritPath.length > length) at--;
   nearest.splice(at, 0, entry);

@@ -115,14 +115,25 @@ export const carriesTip = (entry: ManifestEntry): boolean => Boolean(entry.holes
 /** Chunks read at a time: a manifest is hundreds of small objects, and each read waits on the disk. */
 const READS_AT_A_TIME = 16;
 
-/** Every chunk of keyed items (renderKeyedChunk), in key order, each with its entries. */
-export async function readKeyedChunks<T>(objects: ObjectBackend, refs: readonly ChunkRef[]): Promise<{ ref: ChunkRef; entries: [string, T][] }[]> {
+/**
+ * Every chunk of keyed items (renderKeyedChunk), in key order, each with its entries, each item
+ * passed through `item` as its chunk is parsed (so what it drops, a parsed chunk's copies of strings
+ * other chunks hold too, is never held for every chunk at once).
+ */
+export async function readKeyedChunks<T>(objects: ObjectBackend, refs: readonly ChunkRef[], item: (parsed: T) => T = (parsed) => parsed): Promise<{ ref: ChunkRef; entries: [string, T][] }[]> {
   const reads = new Semaphore(READS_AT_A_TIME);
-  return Promise.all(refs.map((ref) => reads.run(async () => ({ ref, entries: Object.entries(JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, T>) }))));
+  return Promise.all(
+    refs.map((ref) =>
+      reads.run(async () => {
+        const parsed = JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, T>;
+        return { ref, entries: Object.entries(parsed).map(([key, value]): [string, T] => [key, item(value)]) };
+      }),
+    ),
+  );
 }
 
 /** Every chunk of a manifest, in path order, each with its entries (the next release's start, the static export, the release's checks). */
-export const readManifest = (objects: ObjectBackend, refs: readonly ChunkRef[]) => readKeyedChunks<ManifestEntry>(objects, refs);
+export const readManifest = (objects: ObjectBackend, refs: readonly ChunkRef[], entry?: (parsed: ManifestEntry) => ManifestEntry) => readKeyedChunks<ManifestEntry>(objects, refs, entry);
 
 /** Every entry of a manifest, in path order. */
 export async function* manifestEntries(objects: ObjectBackend, refs: readonly ChunkRef[]): AsyncIterable<[string, ManifestEntry]> {
