@@ -8,12 +8,12 @@
 import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } from '../src/serialize.ts';
 import { analyze, reanalyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap } from '../src/compose/advisories.ts';
-import { transitiveRollups } from '../src/compose/transitive.ts';
+import { byAdvisoryId, transitiveRollups } from '../src/compose/transitive.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
 import { listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
 import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
-import type { Diff } from '../src/schemas/wire.ts';
+import type { Diff, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import type { PackageCard } from '../src/compose/package.ts';
 import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { contentEtag } from '../src/store/hash.ts';
@@ -116,8 +116,14 @@ export class Composer {
   /** Packages whose own dependency lists changed. */
   private readonly dirtyDeps = new Set<string>();
   private readonly dirtyVersions = new Set<string>();
-  /** Packages whose edges or active advisories changed: every package reaching them has a new rollup. */
+  /** Packages whose edges changed: every package reaching them has a new rollup. */
   private readonly transitiveSeeds = new Set<string>();
+  /**
+   * Packages whose active advisories alone changed, and those advisories: a package reaching one
+   * (and no package of transitiveSeeds) has new entries for them, and keeps its others.
+   */
+  private readonly advisorySeeds = new Set<string>();
+  private readonly movedAdvisories = new Set<string>();
   /** The stored advisory map of the last composed state; null when it must be recomposed. */
   private advisoryMapObject: StoredValue | null = null;
   /** The cards the last composition changed: before (null: absent) and after (null: gone). */
@@ -183,8 +189,13 @@ export class Composer {
     const candidates = new Set(changed);
     for (const key of applied.presence) for (const dependent of after.dependents.get(key) ?? []) candidates.add(dependent);
     for (const key of candidates) {
-      const moved = !before || !sameList(before.edges.get(key), after.edges.get(key)) || !sameList(before.activeIds.get(key), after.activeIds.get(key));
-      if (moved) this.transitiveSeeds.add(key);
+      if (!before || !sameList(before.edges.get(key), after.edges.get(key))) this.transitiveSeeds.add(key);
+      else if (!sameList(before.activeIds.get(key), after.activeIds.get(key))) {
+        this.advisorySeeds.add(key);
+        const [was, is] = [before.activeIds.get(key) ?? [], after.activeIds.get(key) ?? []];
+        for (const id of was) if (!is.includes(id)) this.movedAdvisories.add(id);
+        for (const id of is) if (!was.includes(id)) this.movedAdvisories.add(id);
+      }
     }
     // The advisory map shows each advisory from the first package it is active on.
     const touchesAdvisories = [...applied.packages].some((key) => before?.activeIds.has(key) || after.activeIds.has(key));
@@ -238,8 +249,16 @@ export class Composer {
     // Transitive rollups change for everything that reaches a seed.
     const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);
     // One package's rollup at a time: those of a whole catalog, held at once, are far larger than its graph.
-    for (const [key, entries] of transitiveRollups(state, analysis, transitiveKeys)) {
-      this.transitive.set(key, entries.length > 0 ? entries.map((entry) => serialize(entry)).join(',') : null);
+    for (const [key, entries] of transitiveRollups(state, analysis, transitiveKeys)) this.#setRollup(key, entries);
+    // Those reaching a package whose active advisories alone changed: the entries of those advisories are made again, the rest kept.
+    if (!all) {
+      const moved = this.movedAdvisories;
+      const reaching = [...this.reverseClosure(analysis, this.advisorySeeds)].filter((key) => !transitiveKeys.has(key));
+      for (const [key, entries] of transitiveRollups(state, analysis, reaching, moved)) {
+        const text = this.transitive.items.get(key);
+        const kept = text === undefined ? [] : (JSON.parse(`[${text}]`) as TransitiveAdvisory[]).filter((entry) => !moved.has(entry.advisoryId));
+        this.#setRollup(key, [...kept, ...entries].sort(byAdvisoryId));
+      }
     }
     this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));
 
@@ -248,7 +267,7 @@ export class Composer {
     const transitive = await this.flush(this.transitive, store);
     const packages = await this.index.flush(store);
     for (const set of [this.dirtyRecords, this.dirtyViews, this.dirtyDeps, this.dirtyVersions]) set.clear();
-    this.transitiveSeeds.clear();
+    for (const set of [this.transitiveSeeds, this.advisorySeeds, this.movedAdvisories]) set.clear();
     this.composedOnce = true;
 
     const lengthOf = (hash: string) => this.lengths.get(hash)!;
@@ -256,6 +275,11 @@ export class Composer {
     const advisories = this.advisoryMapObject.object;
     const { etag, length } = storedBody(fullBundleSegments({ commit: state.commit, records, transitive, full: { advisories } }), lengthOf);
     return { listing, full: { etag, length, advisories }, records, transitive, packages };
+  }
+
+  /** A package's rollup: its entries (sorted by advisory id), serialized and comma-joined; none when it has none. */
+  #setRollup(key: string, entries: readonly TransitiveAdvisory[]): void {
+    this.transitive.set(key, entries.length > 0 ? entries.map((entry) => serialize(entry)).join(',') : null);
   }
 
   /** Stores a spliced object and remembers its length. */

@@ -29,8 +29,17 @@ export { MAX_CULPRIT_PATH };
  * Advisories active on the same packages share their distances and paths: the walk is one per
  * set of carriers (the core libraries carry most advisories), and a package's path to a set is
  * found once and named by each advisory of the set.
+ *
+ * `advisories`: only the entries of these advisory ids (all when absent). An advisory's entries
+ * depend only on the graph and the packages it is active on, so when a commit changes no edge,
+ * the entries of the advisories whose carriers it changed are all that change (build/composer.ts).
  */
-export function* transitiveRollups(state: CatalogState, analysis: CatalogAnalysis, keys: Iterable<string>): Generator<[string, TransitiveAdvisory[]]> {
+export function* transitiveRollups(
+  state: CatalogState,
+  analysis: CatalogAnalysis,
+  keys: Iterable<string>,
+  advisories?: ReadonlySet<string>,
+): Generator<[string, TransitiveAdvisory[]]> {
   const unique = [...new Set(keys)];
   const roots = unique.filter((key) => state.packages.has(key));
   // Everything the roots reach: a path from a root never leaves it, so distances inside it are exact.
@@ -48,6 +57,7 @@ export function* transitiveRollups(state: CatalogState, analysis: CatalogAnalysi
   const carriers = new Map<string, string[]>();
   for (const key of reach) {
     for (const id of analysis.activeIds.get(key) ?? []) {
+      if (advisories && !advisories.has(id)) continue;
       const list = carriers.get(id);
       if (list) list.push(key);
       else carriers.set(id, [key]);
@@ -80,9 +90,12 @@ export function* transitiveRollups(state: CatalogState, analysis: CatalogAnalysi
       const culpritPath = group.pathOf(key, nameOf);
       for (const advisoryId of group.ids) entries.push({ advisoryId, culpritPath });
     }
-    yield [key, entries.sort((a, b) => (a.advisoryId < b.advisoryId ? -1 : a.advisoryId > b.advisoryId ? 1 : 0))];
+    yield [key, entries.sort(byAdvisoryId)];
   }
 }
+
+/** The order of a package's transitive entries: by advisory id (each advisory once per package). */
+export const byAdvisoryId = (a: TransitiveAdvisory, b: TransitiveAdvisory): number => (a.advisoryId < b.advisoryId ? -1 : a.advisoryId > b.advisoryId ? 1 : 0);
 
 /** The packages some advisories are active on (the same for each), and every package's way to the nearest of them. */
 class CarrierSet {
