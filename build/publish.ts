@@ -142,13 +142,17 @@ class Stage {
    * (a kept one is the very same entry), so only the chunks whose entries change are written.
    */
   readonly manifest: ChunkedCollection<ManifestEntry>;
-  /** Files this release placed; the others are gone from the catalog (and from the manifest, at the end). */
-  readonly #placed = new Set<string>();
   /** The problems of the documents this release rendered, checked as they are stored; the others were checked by the release that rendered them. */
   readonly problems: string[] = [];
   readonly #checks: DocumentChecks;
   readonly #store: ObjectStore;
-  readonly #previous: ReadonlyMap<string, ManifestEntry>;
+  /**
+   * The current release's entries this release has not placed yet: those left at the end are gone
+   * from the catalog. An entry placed leaves it, so one replaced is let go as the release goes on,
+   * not held to its end (a release that renders every document, after an upgrade, would otherwise
+   * hold two manifests).
+   */
+  readonly #previous: Map<string, ManifestEntry>;
   /** What the traced documents read, and which of those inputs changed since the previous release. */
   readonly inputs: InputTable;
 
@@ -166,18 +170,17 @@ class Stage {
 
   /** The entry of `file` in this release (once placed). */
   entry(file: string): ManifestEntry | undefined {
-    return this.#placed.has(file) ? this.manifest.items.get(file) : undefined;
+    return this.#previous.has(file) ? undefined : this.manifest.items.get(file);
   }
 
   #set(file: string, entry: ManifestEntry): void {
-    this.#placed.add(file);
     if (this.#previous.get(file) !== entry) this.manifest.set(file, entry);
+    this.#previous.delete(file);
   }
 
   /** The manifest's chunks, once every file is placed: a file not placed this time is dropped. */
   async flush(): Promise<ChunkRef[]> {
     for (const [file, entry] of this.#previous) {
-      if (this.#placed.has(file)) continue;
       this.manifest.set(file, null);
       if (entry.key !== undefined) this.inputs.gone(entry.reads);
     }
