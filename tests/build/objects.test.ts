@@ -34,6 +34,21 @@ describe('the object store', () => {
     expect(await new ObjectStore(out).size(hash)).toBe(Buffer.byteLength(piece));
   });
 
+  it('writes the same bytes once, whether they are put again while being written or after', async () => {
+    const [twice, once] = [await temporaryDirectory(), await temporaryDirectory()];
+    const store = new ObjectStore(twice);
+    const hashes = await Promise.all([store.put(piece), store.put(piece)]);
+    await store.settled();
+    hashes.push(await store.put(piece));
+    await store.close();
+    const single = new ObjectStore(once);
+    await single.put(piece);
+    await single.close();
+    expect(hashes).toEqual([contentHash(piece), contentHash(piece), contentHash(piece)]);
+    expect(store.written).toBe(1);
+    expect(packedBytes(twice)).toBe(packedBytes(once));
+  });
+
   it('stores a served body with brotli and gzip copies from 4 KiB, none below', async () => {
     const out = await temporaryDirectory();
     const store = new ObjectStore(out);
