@@ -8,7 +8,7 @@
 import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } from '../src/serialize.ts';
 import { analyze, reanalyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap } from '../src/compose/advisories.ts';
-import { byAdvisoryId, transitiveRollups } from '../src/compose/transitive.ts';
+import { byAdvisoryId, reroutedAdvisories, transitiveRollups } from '../src/compose/transitive.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
 import { listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
@@ -116,13 +116,14 @@ export class Composer {
   /** Packages whose own dependency lists changed. */
   private readonly dirtyDeps = new Set<string>();
   private readonly dirtyVersions = new Set<string>();
-  /** Packages whose edges changed: every package reaching them has a new rollup. */
+  /** Packages every package reaching which gets its rollup made again whole (all of them on a first composition; a respelled one). */
   private readonly transitiveSeeds = new Set<string>();
   /**
-   * Packages whose active advisories alone changed, and those advisories: a package reaching one
-   * (and no package of transitiveSeeds) has new entries for them, and keeps its others.
+   * Packages whose active advisories or dependencies changed, and the advisories that moved with
+   * them (reroutedAdvisories): a package reaching one of these packages (and no package of
+   * transitiveSeeds) gets new entries for those advisories, and keeps its others.
    */
-  private readonly advisorySeeds = new Set<string>();
+  private readonly rerouteSeeds = new Set<string>();
   private readonly movedAdvisories = new Set<string>();
   /** The stored advisory map of the last composed state; null when it must be recomposed. */
   private advisoryMapObject: StoredValue | null = null;
@@ -188,14 +189,28 @@ export class Composer {
     // A package appearing or leaving changes the edges of the packages that name it.
     const candidates = new Set(changed);
     for (const key of applied.presence) for (const dependent of after.dependents.get(key) ?? []) candidates.add(dependent);
+    const rewired: string[] = [];
     for (const key of candidates) {
-      if (!before || !sameList(before.edges.get(key), after.edges.get(key))) this.transitiveSeeds.add(key);
-      else if (!sameList(before.activeIds.get(key), after.activeIds.get(key))) {
-        this.advisorySeeds.add(key);
-        const [was, is] = [before.activeIds.get(key) ?? [], after.activeIds.get(key) ?? []];
-        for (const id of was) if (!is.includes(id)) this.movedAdvisories.add(id);
-        for (const id of is) if (!was.includes(id)) this.movedAdvisories.add(id);
+      if (!before) {
+        this.transitiveSeeds.add(key);
+        continue;
       }
+      if (!sameList(before.edges.get(key), after.edges.get(key))) rewired.push(key);
+      const [was, is] = [before.activeIds.get(key) ?? [], after.activeIds.get(key) ?? []];
+      if (sameList(was, is)) continue;
+      this.rerouteSeeds.add(key);
+      for (const id of was) if (!is.includes(id)) this.movedAdvisories.add(id);
+      for (const id of is) if (!was.includes(id)) this.movedAdvisories.add(id);
+    }
+    // New dependencies change the entries of the advisories now reached another way, and no others.
+    if (before && rewired.length > 0) {
+      for (const id of reroutedAdvisories(before, after, rewired)) this.movedAdvisories.add(id);
+      for (const key of rewired) this.rerouteSeeds.add(key);
+    }
+    // A respelled package's name is on the culprit paths through it, and in its dependencies' reverse dependencies.
+    for (const key of applied.respelled) {
+      this.transitiveSeeds.add(key);
+      for (const dependency of after.declared.get(key) ?? []) this.dirtyRecords.add(dependency);
     }
     // The advisory map shows each advisory from the first package it is active on.
     const touchesAdvisories = [...applied.packages].some((key) => before?.activeIds.has(key) || after.activeIds.has(key));
@@ -250,12 +265,12 @@ export class Composer {
     const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);
     // One package's rollup at a time: those of a whole catalog, held at once, are far larger than its graph.
     for (const [key, entries] of transitiveRollups(state, analysis, transitiveKeys)) this.#setRollup(key, entries);
-    // Those reaching a package whose active advisories alone changed: the entries of those advisories are made again, the rest kept.
+    // Those reaching a package whose advisories or dependencies changed: the entries of the advisories that moved are made again, the rest kept.
     if (!all) {
       const moved = this.movedAdvisories;
-      const reaching = [...this.reverseClosure(analysis, this.advisorySeeds)].filter((key) => !transitiveKeys.has(key));
+      const reaching = [...this.reverseClosure(analysis, this.rerouteSeeds)].filter((key) => !transitiveKeys.has(key));
       for (const [key, entries] of transitiveRollups(state, analysis, reaching, moved)) {
-        const text = this.transitive.items.get(key);
+        const text = state.packages.has(key) ? this.transitive.items.get(key) : undefined;
         const kept = text === undefined ? [] : (JSON.parse(`[${text}]`) as TransitiveAdvisory[]).filter((entry) => !moved.has(entry.advisoryId));
         this.#setRollup(key, [...kept, ...entries].sort(byAdvisoryId));
       }
@@ -267,7 +282,7 @@ export class Composer {
     const transitive = await this.flush(this.transitive, store);
     const packages = await this.index.flush(store);
     for (const set of [this.dirtyRecords, this.dirtyViews, this.dirtyDeps, this.dirtyVersions]) set.clear();
-    for (const set of [this.transitiveSeeds, this.advisorySeeds, this.movedAdvisories]) set.clear();
+    for (const set of [this.transitiveSeeds, this.rerouteSeeds, this.movedAdvisories]) set.clear();
     this.composedOnce = true;
 
     const lengthOf = (hash: string) => this.lengths.get(hash)!;

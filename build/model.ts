@@ -27,6 +27,8 @@ export interface AppliedCommit {
   advisories: Set<string>;
   /** Keys that gained or lost a dependent (their reverse dependencies changed). */
   dependentsChanged: Set<string>;
+  /** Keys present before and after whose canonical spelling changed (a directory renamed in case). */
+  respelled: Set<string>;
   /** Keys that ship a version at this commit, with the directory to diff. */
   shipped: { key: string; dir: string }[];
   diagnostics: Diagnostic[];
@@ -44,7 +46,7 @@ export interface ModelSnapshot {
 }
 
 function emptyApplied(): AppliedCommit {
-  return { packages: new Set(), presence: new Set(), advisoryNamed: new Set(), advisories: new Set(), dependentsChanged: new Set(), shipped: [], diagnostics: [] };
+  return { packages: new Set(), presence: new Set(), advisoryNamed: new Set(), advisories: new Set(), dependentsChanged: new Set(), respelled: new Set(), shipped: [], diagnostics: [] };
 }
 
 /** Name keys of a manifest's dependencies (build and runtime, present or not). */
@@ -173,6 +175,7 @@ export class CatalogModel {
     this.packages.set(key, { manifest, scorecard });
     this.names.set(key, manifest.name);
     result.packages.add(key);
+    if (before && before.manifest.name !== manifest.name) result.respelled.add(key);
     if (!before) {
       result.presence.add(key);
       if (isReservedName(key)) {

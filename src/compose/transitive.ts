@@ -31,8 +31,9 @@ export { MAX_CULPRIT_PATH };
  * found once and named by each advisory of the set.
  *
  * `advisories`: only the entries of these advisory ids (all when absent). An advisory's entries
- * depend only on the graph and the packages it is active on, so when a commit changes no edge,
- * the entries of the advisories whose carriers it changed are all that change (build/composer.ts).
+ * depend only on the graph and the packages it is active on, so a commit changes only the entries
+ * of the advisories whose carriers it changed or that its new dependencies reroute
+ * (reroutedAdvisories; build/composer.ts keeps the others).
  */
 export function* transitiveRollups(
   state: CatalogState,
@@ -153,4 +154,66 @@ function distancesTo(carriers: readonly string[], analysis: CatalogAnalysis, wit
     }
   }
   return distance;
+}
+
+/**
+ * The advisories whose rollup entries a change of dependencies may have changed: those whose
+ * nearest carrier is at a different distance from some package of `changed` (the packages whose
+ * dependencies changed), or is reached through a different first dependency, in `after` than in
+ * `before`. Every other advisory's entries stay as they were in every package, provided the
+ * packages each advisory is active on are the same in both (the caller adds those whose carriers
+ * moved): only the packages of `changed` have new dependencies, and a package's distance and next
+ * hop follow from those of its dependencies, so when they are the same at every package of
+ * `changed`, they are the same everywhere, and so is every culprit path.
+ */
+export function reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, changed: Iterable<string>): Set<string> {
+  const rerouted = new Set<string>();
+  for (const key of changed) {
+    const [was, is] = [routesFrom(before, key), routesFrom(after, key)];
+    for (const [id, route] of was) {
+      const other = is.get(id);
+      if (!other || other.distance !== route.distance || other.hop !== route.hop) rerouted.add(id);
+    }
+    for (const id of is.keys()) if (!was.has(id)) rerouted.add(id);
+  }
+  return rerouted;
+}
+
+interface Route {
+  /** Hops to the nearest package the advisory is active on (0: this one). */
+  distance: number;
+  /** The first dependency (by name key) on a shortest way there; null when the package carries it. */
+  hop: string | null;
+}
+
+/** Each advisory the package reaches or carries, with its route (the one CarrierSet's hop rule takes). */
+function routesFrom(analysis: CatalogAnalysis, key: string): Map<string, Route> {
+  const routes = new Map<string, Route>();
+  for (const id of analysis.activeIds.get(key) ?? []) routes.set(id, { distance: 0, hop: null });
+  for (const dependency of analysis.edges.get(key) ?? []) {
+    for (const [id, distance] of nearestCarriers(analysis, dependency)) {
+      const known = routes.get(id);
+      if (!known || distance + 1 < known.distance) routes.set(id, { distance: distance + 1, hop: dependency });
+    }
+  }
+  return routes;
+}
+
+/** The distance from `start` to the nearest carrier of each advisory it reaches (breadth-first over its closure). */
+function nearestCarriers(analysis: CatalogAnalysis, start: string): Map<string, number> {
+  const nearest = new Map<string, number>();
+  const depth = new Map([[start, 0]]);
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const key = queue[head];
+    const hops = depth.get(key)!;
+    for (const id of analysis.activeIds.get(key) ?? []) if (!nearest.has(id)) nearest.set(id, hops);
+    for (const next of analysis.edges.get(key) ?? []) {
+      if (!depth.has(next)) {
+        depth.set(next, hops + 1);
+        queue.push(next);
+      }
+    }
+  }
+  return nearest;
 }
