@@ -203,9 +203,11 @@ export class Composer {
       for (const id of is) if (!was.includes(id)) this.movedAdvisories.add(id);
     }
     // New dependencies change the entries of the advisories now reached another way, and no others.
-    if (before && rewired.length > 0) {
-      for (const id of reroutedAdvisories(before, after, rewired)) this.movedAdvisories.add(id);
-      for (const key of rewired) this.rerouteSeeds.add(key);
+    for (const key of before ? rewired : []) {
+      const rerouted = reroutedAdvisories(before!, after, key);
+      if (rerouted.size === 0) continue;
+      this.rerouteSeeds.add(key);
+      for (const id of rerouted) this.movedAdvisories.add(id);
     }
     // A respelled package's name is on the culprit paths through it, and in its dependencies' reverse dependencies.
     for (const key of applied.respelled) {

@@ -157,25 +157,23 @@ function distancesTo(carriers: readonly string[], analysis: CatalogAnalysis, wit
 }
 
 /**
- * The advisories whose rollup entries a change of dependencies may have changed: those whose
- * nearest carrier is at a different distance from some package of `changed` (the packages whose
- * dependencies changed), or is reached through a different first dependency, in `after` than in
- * `before`. Every other advisory's entries stay as they were in every package, provided the
- * packages each advisory is active on are the same in both (the caller adds those whose carriers
- * moved): only the packages of `changed` have new dependencies, and a package's distance and next
- * hop follow from those of its dependencies, so when they are the same at every package of
- * `changed`, they are the same everywhere, and so is every culprit path.
+ * The advisories whose rollup entries a change of `key`'s dependencies may have changed: those
+ * whose nearest carrier is at a different distance from `key`, or is reached through a different
+ * first dependency, in `after` than in `before`. Every other advisory's entries stay as they were
+ * in every package, provided the packages each advisory is active on are the same in both (the
+ * caller adds those whose carriers moved) and the other packages' dependencies are the same, or
+ * changed with none rerouted either: a package's distance and next hop follow from those of its
+ * dependencies, so when they are the same at every package whose dependencies changed, they are
+ * the same everywhere, and so is every culprit path. None rerouted: nothing reaching `key` changes.
  */
-export function reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, changed: Iterable<string>): Set<string> {
+export function reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, key: string): Set<string> {
   const rerouted = new Set<string>();
-  for (const key of changed) {
-    const [was, is] = [routesFrom(before, key), routesFrom(after, key)];
-    for (const [id, route] of was) {
-      const other = is.get(id);
-      if (!other || other.distance !== route.distance || other.hop !== route.hop) rerouted.add(id);
-    }
-    for (const id of is.keys()) if (!was.has(id)) rerouted.add(id);
+  const [was, is] = [routesFrom(before, key), routesFrom(after, key)];
+  for (const [id, route] of was) {
+    const other = is.get(id);
+    if (!other || other.distance !== route.distance || other.hop !== route.hop) rerouted.add(id);
   }
+  for (const id of is.keys()) if (!was.has(id)) rerouted.add(id);
   return rerouted;
 }
 
