@@ -411,6 +411,9 @@ export class PackObjects implements ObjectBackend {
         await writer.index.sync();
       }
       await writer.index.close();
+      // A reader that listed the folder while the writer was opening loaded the pack through a
+      // handle of its own: the writer's is then not among the loaded packs, and is closed here.
+      if (this.#loaded.packs.get(writer.name)?.handle !== writer.pack) await writer.pack.close();
     }
   }
 

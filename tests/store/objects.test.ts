@@ -7,7 +7,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
@@ -256,6 +256,28 @@ describe('the pack object store', () => {
     }
     const objects = packObjects(out);
     expect(await listed(objects)).toEqual([...new Set(all)].sort());
+  });
+
+  it('closes every file it opened, also when a read listed the folder while the first put was opening the pack', async () => {
+    // The race is a matter of timing: over 20 stores, a read loop around the first put hits it most times.
+    const left: string[] = [];
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const out = await temporaryDirectory();
+      await mkdir(join(out, 'objects'));
+      const objects = new PackObjects(out);
+      let written = false;
+      const put = objects.put(hashOf('zlib'), Buffer.from('zlib')).finally(() => (written = true));
+      const reads = (async () => {
+        while (!written) await objects.get(hashOf('absent'));
+      })();
+      await Promise.all([put, reads]);
+      await objects.close();
+      for (const fd of await readdir('/proc/self/fd')) {
+        const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+        if (target.startsWith(`${out}/`)) left.push(target);
+      }
+    }
+    expect(left).toEqual([]);
   });
 
   it('merges the smaller packs when their sizes stop doubling (git repack --geometric=2)', () => {
