@@ -203,8 +203,7 @@ export class Composer {
       for (const id of is) if (!was.includes(id)) this.movedAdvisories.add(id);
     }
     // New dependencies change the entries of the advisories now reached another way, and no others.
-    for (const key of before ? rewired : []) {
-      const rerouted = reroutedAdvisories(before!, after, key);
+    for (const [key, rerouted] of before ? reroutedAdvisories(before, after, rewired) : []) {
       if (rerouted.size === 0) continue;
       this.rerouteSeeds.add(key);
       for (const id of rerouted) this.movedAdvisories.add(id);

@@ -157,24 +157,29 @@ function distancesTo(carriers: readonly string[], analysis: CatalogAnalysis, wit
 }
 
 /**
- * The advisories whose rollup entries a change of `key`'s dependencies may have changed: those
- * whose nearest carrier is at a different distance from `key`, or is reached through a different
- * first dependency, in `after` than in `before`. Every other advisory's entries stay as they were
- * in every package, provided the packages each advisory is active on are the same in both (the
- * caller adds those whose carriers moved) and the other packages' dependencies are the same, or
- * changed with none rerouted either: a package's distance and next hop follow from those of its
- * dependencies, so when they are the same at every package whose dependencies changed, they are
- * the same everywhere, and so is every culprit path. None rerouted: nothing reaching `key` changes.
+ * For each package of `keys` (packages whose dependencies changed), the advisories whose rollup
+ * entries that change may have changed: those whose nearest carrier is at a different distance
+ * from the package, or is reached through a different first dependency, in `after` than in
+ * `before`. Every other advisory's entries stay as they were in every package, provided the
+ * packages each advisory is active on are the same in both (the caller adds those whose carriers
+ * moved) and the dependencies of no package outside `keys` changed: a package's distance and next
+ * hop follow from those of its dependencies, so when they are the same at every package whose
+ * dependencies changed, they are the same everywhere, and so is every culprit path. A package
+ * with none rerouted changes nothing for the packages reaching it.
  */
-export function reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, key: string): Set<string> {
-  const rerouted = new Set<string>();
-  const [was, is] = [routesFrom(before, key), routesFrom(after, key)];
-  for (const [id, route] of was) {
-    const other = is.get(id);
-    if (!other || other.distance !== route.distance || other.hop !== route.hop) rerouted.add(id);
+export function* reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, keys: Iterable<string>): Generator<[string, Set<string>]> {
+  // The packages removed from a core library's dependents share their dependencies: each one's walk is made once.
+  const [was, is] = [new Routes(before), new Routes(after)];
+  for (const key of keys) {
+    const rerouted = new Set<string>();
+    const [routesBefore, routesAfter] = [was.from(key), is.from(key)];
+    for (const [id, route] of routesBefore) {
+      const other = routesAfter.get(id);
+      if (!other || other.distance !== route.distance || other.hop !== route.hop) rerouted.add(id);
+    }
+    for (const id of routesAfter.keys()) if (!routesBefore.has(id)) rerouted.add(id);
+    yield [key, rerouted];
   }
-  for (const id of is.keys()) if (!was.has(id)) rerouted.add(id);
-  return rerouted;
 }
 
 interface Route {
@@ -184,34 +189,47 @@ interface Route {
   hop: string | null;
 }
 
-/** Each advisory the package reaches or carries, with its route (the one CarrierSet's hop rule takes). */
-function routesFrom(analysis: CatalogAnalysis, key: string): Map<string, Route> {
-  const routes = new Map<string, Route>();
-  for (const id of analysis.activeIds.get(key) ?? []) routes.set(id, { distance: 0, hop: null });
-  for (const dependency of analysis.edges.get(key) ?? []) {
-    for (const [id, distance] of nearestCarriers(analysis, dependency)) {
-      const known = routes.get(id);
-      if (!known || distance + 1 < known.distance) routes.set(id, { distance: distance + 1, hop: dependency });
-    }
-  }
-  return routes;
-}
+/** The routes of packages to the advisories they reach, in one analysis. */
+class Routes {
+  readonly #analysis: CatalogAnalysis;
+  readonly #nearest = new Map<string, Map<string, number>>();
 
-/** The distance from `start` to the nearest carrier of each advisory it reaches (breadth-first over its closure). */
-function nearestCarriers(analysis: CatalogAnalysis, start: string): Map<string, number> {
-  const nearest = new Map<string, number>();
-  const depth = new Map([[start, 0]]);
-  const queue = [start];
-  for (let head = 0; head < queue.length; head++) {
-    const key = queue[head];
-    const hops = depth.get(key)!;
-    for (const id of analysis.activeIds.get(key) ?? []) if (!nearest.has(id)) nearest.set(id, hops);
-    for (const next of analysis.edges.get(key) ?? []) {
-      if (!depth.has(next)) {
-        depth.set(next, hops + 1);
-        queue.push(next);
+  constructor(analysis: CatalogAnalysis) {
+    this.#analysis = analysis;
+  }
+
+  /** Each advisory `key` reaches or carries, with its route (the one CarrierSet's hop rule takes). */
+  from(key: string): Map<string, Route> {
+    const routes = new Map<string, Route>();
+    for (const id of this.#analysis.activeIds.get(key) ?? []) routes.set(id, { distance: 0, hop: null });
+    for (const dependency of this.#analysis.edges.get(key) ?? []) {
+      for (const [id, distance] of this.#nearestCarriers(dependency)) {
+        const known = routes.get(id);
+        if (!known || distance + 1 < known.distance) routes.set(id, { distance: distance + 1, hop: dependency });
       }
     }
+    return routes;
   }
-  return nearest;
+
+  /** The distance from `start` to the nearest carrier of each advisory it reaches (breadth-first over its closure). */
+  #nearestCarriers(start: string): Map<string, number> {
+    const known = this.#nearest.get(start);
+    if (known) return known;
+    const nearest = new Map<string, number>();
+    const depth = new Map([[start, 0]]);
+    const queue = [start];
+    for (let head = 0; head < queue.length; head++) {
+      const key = queue[head];
+      const hops = depth.get(key)!;
+      for (const id of this.#analysis.activeIds.get(key) ?? []) if (!nearest.has(id)) nearest.set(id, hops);
+      for (const next of this.#analysis.edges.get(key) ?? []) {
+        if (!depth.has(next)) {
+          depth.set(next, hops + 1);
+          queue.push(next);
+        }
+      }
+    }
+    this.#nearest.set(start, nearest);
+    return nearest;
+  }
 }
