@@ -203,10 +203,9 @@ export class Composer {
       for (const id of is) if (!was.includes(id)) this.movedAdvisories.add(id);
     }
     // New dependencies change the entries of the advisories now reached another way, and no others.
-    for (const [key, rerouted] of before ? reroutedAdvisories(before, after, rewired) : []) {
-      if (rerouted.size === 0) continue;
-      this.rerouteSeeds.add(key);
-      for (const id of rerouted) this.movedAdvisories.add(id);
+    if (before && rewired.length > 0) {
+      for (const id of reroutedAdvisories(before, after, rewired)) this.movedAdvisories.add(id);
+      for (const key of rewired) this.rerouteSeeds.add(key);
     }
     // A respelled package's name is on the culprit paths through it, and in its dependencies' reverse dependencies.
     for (const key of applied.respelled) {
@@ -267,7 +266,8 @@ export class Composer {
     // One package's rollup at a time: those of a whole catalog, held at once, are far larger than its graph.
     for (const [key, entries] of transitiveRollups(state, analysis, transitiveKeys)) this.#setRollup(key, entries);
     // Those reaching a package whose advisories or dependencies changed: the entries of the advisories that moved are made again, the rest kept.
-    if (!all) {
+    // (A new dependency that reroutes no advisory, the usual one, moves nothing: no rollup is read.)
+    if (!all && this.movedAdvisories.size > 0) {
       const moved = this.movedAdvisories;
       const reaching = [...this.reverseClosure(analysis, this.rerouteSeeds)].filter((key) => !transitiveKeys.has(key));
       for (const [key, entries] of transitiveRollups(state, analysis, reaching, moved)) {

@@ -157,29 +157,28 @@ function distancesTo(carriers: readonly string[], analysis: CatalogAnalysis, wit
 }
 
 /**
- * For each package of `keys` (packages whose dependencies changed), the advisories whose rollup
- * entries that change may have changed: those whose nearest carrier is at a different distance
- * from the package, or is reached through a different first dependency, in `after` than in
- * `before`. Every other advisory's entries stay as they were in every package, provided the
- * packages each advisory is active on are the same in both (the caller adds those whose carriers
- * moved) and the dependencies of no package outside `keys` changed: a package's distance and next
- * hop follow from those of its dependencies, so when they are the same at every package whose
- * dependencies changed, they are the same everywhere, and so is every culprit path. A package
- * with none rerouted changes nothing for the packages reaching it.
+ * The advisories whose rollup entries new dependencies of the packages `keys` may have changed:
+ * those whose nearest carrier is at a different distance from one of them, or is reached through
+ * a different first dependency, in `after` than in `before`. `keys` must hold every package whose
+ * dependencies differ between the two. Every other advisory's entries stay as they were in every
+ * package, provided the packages each advisory is active on are the same in both (the caller adds
+ * those whose carriers moved): a package's distance and next hop follow from those of its
+ * dependencies, so when they are the same at every package whose dependencies changed, they are
+ * the same everywhere, and so is every culprit path.
  */
-export function* reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, keys: Iterable<string>): Generator<[string, Set<string>]> {
-  // The packages removed from a core library's dependents share their dependencies: each one's walk is made once.
+export function reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, keys: Iterable<string>): Set<string> {
+  const rerouted = new Set<string>();
+  // The dependents of a core library removed share their dependencies: each one's walk is made once.
   const [was, is] = [new Routes(before), new Routes(after)];
   for (const key of keys) {
-    const rerouted = new Set<string>();
     const [routesBefore, routesAfter] = [was.from(key), is.from(key)];
     for (const [id, route] of routesBefore) {
       const other = routesAfter.get(id);
       if (!other || other.distance !== route.distance || other.hop !== route.hop) rerouted.add(id);
     }
     for (const id of routesAfter.keys()) if (!routesBefore.has(id)) rerouted.add(id);
-    yield [key, rerouted];
   }
+  return rerouted;
 }
 
 interface Route {

@@ -5,7 +5,10 @@
  * must equal the whole composition of its state, as the incremental composer keeps rollups,
  * records and cards from one commit to the next.
  */
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkpointDirectory } from '../../build/checkpoints.ts';
 import { appendCommits, git, type FileContent } from '../../demo/catalog-writer.ts';
 import { makeSyntheticCatalog } from '../../bench/synthetic.ts';
 import { build, temporaryDirectory } from '../helpers/catalog.ts';
@@ -32,5 +35,18 @@ describe('a generated history of 160 commits with frequent dependency changes', 
     const out = `${await temporaryDirectory()}/out`;
     const result = await build(repo, out);
     await expectBundlesEqualWholeComposition(repo, result.tip, out);
+
+    // A build that resumes from its oldest checkpoint goes over dozens of commits already built,
+    // noting each and composing only at the spaced checkpoints: the changes of many commits are
+    // composed at once.
+    const saved = (await readdir(checkpointDirectory(out))).filter((file) => file.endsWith('.json.gz'));
+    const shas = (await git(repo, ['rev-list', '--reverse', 'main'])).split('\n').filter(Boolean);
+    const oldest = shas.find((sha) => saved.includes(`${sha}.json.gz`))!;
+    for (const file of saved) if (file !== `${oldest}.json.gz`) await rm(join(checkpointDirectory(out), file));
+    await respell(repo, 'Chain-0002', 'chain-0002');
+    const resumed = await build(repo, out);
+    expect(resumed.resumedFrom).toBe(oldest);
+    expect(resumed.applied).toBeGreaterThan(30);
+    await expectBundlesEqualWholeComposition(repo, resumed.tip, out);
   }, 300_000);
 });
