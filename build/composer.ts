@@ -174,9 +174,9 @@ export class Composer {
 
   /** Records what one applied commit changed, against the previous state's analysis. */
   note(state: CatalogState, applied: AppliedCommit): void {
-    const before = this.analysis;
-    const after = before ? reanalyze(before, state, applied) : analyze(state);
-    this.analysis = after;
+    // The graph as it was (null on a first composition, where everything is composed anyway).
+    const before = this.analysis ? reanalyze(this.analysis, state, applied) : null;
+    const after = (this.analysis ??= analyze(state));
     const changed = new Set([...applied.packages, ...applied.advisoryNamed]);
     for (const key of changed) {
       this.dirtyRecords.add(key);
@@ -213,7 +213,7 @@ export class Composer {
       for (const dependency of after.declared.get(key) ?? []) this.dirtyRecords.add(dependency);
     }
     // The advisory map shows each advisory from the first package it is active on.
-    const touchesAdvisories = [...applied.packages].some((key) => before?.activeIds.has(key) || after.activeIds.has(key));
+    const touchesAdvisories = [...applied.packages].some((key) => before?.activeIds.get(key) !== undefined || after.activeIds.has(key));
     if (!before || applied.advisoryNamed.size > 0 || touchesAdvisories) this.advisoryMapObject = null;
   }
 

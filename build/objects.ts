@@ -55,6 +55,8 @@ export class ObjectStore {
   /** Bytes put and not written yet, and what the callers waiting for them to go under the limit await (resolved once they do). */
   #queuedBytes = 0;
   #room: PromiseWithResolvers<void> | null = null;
+  /** The look at the packs' folder this build makes before its first lookup; the build holds the output's lock, so no other writes follow. */
+  #looked: Promise<void> | null = null;
 
   constructor(out: string) {
     // The process's shared reader (openObjects): publishing and the release's checks read through
@@ -72,7 +74,7 @@ export class ObjectStore {
     const write = (async () => {
       try {
         // An earlier build's object stays as it is: the bytes under a hash never change.
-        if (await this.objects.has(hash)) return;
+        if (await this.#stored(hash)) return;
         this.written += 1;
         this.bytesWritten += bytes.length;
         await this.#writing.run(() => this.write(hash, bytes, options.served === true));
@@ -120,8 +122,15 @@ export class ObjectStore {
   }
 
   /** Whether commit `sha` was built: its state root is stored. */
-  hasRoot(sha: string): Promise<boolean> {
-    return this.objects.hasRoot(sha);
+  async hasRoot(sha: string): Promise<boolean> {
+    await (this.#looked ??= this.objects.look());
+    return this.objects.knowsRoot(sha);
+  }
+
+  /** Whether the packs hold the object: the folder is looked at once, at the build's first lookup (PackObjects.knows). */
+  async #stored(hash: string): Promise<boolean> {
+    await (this.#looked ??= this.objects.look());
+    return this.objects.knows(hash);
   }
 
   /**

@@ -13,7 +13,7 @@
  * dependency's own such path (the suffix of a shortest path is a shortest path).
  */
 import { MAX_CULPRIT_PATH, type TransitiveAdvisory } from '../schemas/wire.ts';
-import type { CatalogAnalysis } from './analysis.ts';
+import type { AdvisoryGraph, CatalogAnalysis } from './analysis.ts';
 import type { CatalogState } from './types.ts';
 
 export { MAX_CULPRIT_PATH };
@@ -166,7 +166,7 @@ function distancesTo(carriers: readonly string[], analysis: CatalogAnalysis, wit
  * dependencies, so when they are the same at every package whose dependencies changed, they are
  * the same everywhere, and so is every culprit path.
  */
-export function reroutedAdvisories(before: CatalogAnalysis, after: CatalogAnalysis, keys: Iterable<string>): Set<string> {
+export function reroutedAdvisories(before: AdvisoryGraph, after: AdvisoryGraph, keys: Iterable<string>): Set<string> {
   const rerouted = new Set<string>();
   // The dependents of a core library removed share their dependencies: each one's walk is made once.
   const [was, is] = [new Routes(before), new Routes(after)];
@@ -190,10 +190,10 @@ interface Route {
 
 /** The routes of packages to the advisories they reach, in one analysis. */
 class Routes {
-  readonly #analysis: CatalogAnalysis;
+  readonly #analysis: AdvisoryGraph;
   readonly #nearest = new Map<string, Map<string, number>>();
 
-  constructor(analysis: CatalogAnalysis) {
+  constructor(analysis: AdvisoryGraph) {
     this.#analysis = analysis;
   }
 

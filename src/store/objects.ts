@@ -351,6 +351,27 @@ export class PackObjects implements ObjectBackend {
     return key !== null && (await this.#locate(key)) !== null;
   }
 
+  /**
+   * Whether this process knows the item, without looking at the folder again: for a build, which
+   * holds the output's lock, so that once it has looked (`look`) only its own writes are added
+   * there, and this process knows each of those as written. A look per miss cost 9 s of the 200 s
+   * vcpkg's 16,193 commits took to compose.
+   */
+  knows(hash: string, encoding: ObjectEncoding = 'identity'): boolean {
+    const key = keyOf(hash, encoding);
+    return key !== null && this.#loaded.locations.find(key) >= 0;
+  }
+
+  knowsRoot(sha: string): boolean {
+    const key = rootKeyOf(sha);
+    return key !== null && this.#loaded.locations.find(key) >= 0;
+  }
+
+  /** Looks at the folder for what other processes wrote. */
+  look(): Promise<void> {
+    return this.#refreshed();
+  }
+
   async *list(): AsyncIterable<string> {
     await this.#refreshed();
     const { locations } = this.#loaded;

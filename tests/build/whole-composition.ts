@@ -22,14 +22,23 @@ export async function expectBundlesEqualWholeComposition(repo: string, tip: stri
     const logged = await catalog.log(tip, null);
     const infos = await catalog.commitInfos(logged);
     let reanalyzed: CatalogAnalysis | null = null;
+    let previous: CatalogAnalysis | null = null;
     let previousListing: DiffSide | null = null;
     for (const [index, commit] of logged.entries()) {
       const applied = await model.apply(infos[index], commit.changes, (id) => catalog.readObject(id));
       const state = model.state();
       const analysis = analyze(state);
       // The build analyzes each commit from the one before and what changed: it must equal analyzing the state whole.
-      reanalyzed = reanalyzed ? reanalyze(reanalyzed, state, applied) : analysis;
+      if (reanalyzed) {
+        // reanalyze changes the analysis in place and gives back the graph as it was.
+        const before = reanalyze(reanalyzed, state, applied);
+        for (const key of new Set([...previous!.edges.keys(), ...analysis.edges.keys(), ...previous!.activeIds.keys(), ...analysis.activeIds.keys()])) {
+          expect(before.edges.get(key), `edges of ${key} before commit ${index}`).toEqual(previous!.edges.get(key));
+          expect(before.activeIds.get(key), `advisories of ${key} before commit ${index}`).toEqual(previous!.activeIds.get(key));
+        }
+      } else reanalyzed = analyze(state);
       expect(reanalyzed, `analysis of commit ${index}`).toEqual(analysis);
+      previous = analysis;
       const bodies = await pinnedBodies(out, commit.sha);
       expect(bodies.get('listing'), `listing of commit ${index}`).toBe(serialize(composeListingBundle(state, analysis)));
       expect(bodies.get('full'), `full bundle of commit ${index}`).toBe(serialize(composeFullBundle(state, analysis)));
