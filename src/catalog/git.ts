@@ -114,6 +114,8 @@ abstract class GitPipe<T> {
   protected readonly waiting: { resolve: (value: T) => void; reject: (error: Error) => void }[] = [];
   private failure: Error | null = null;
   private stderr = '';
+  /** Whether this tick's requests are being gathered into one write. */
+  private corked = false;
 
   constructor(repo: string, args: readonly string[]) {
     this.child = spawn('git', ['-C', repo, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -126,11 +128,23 @@ abstract class GitPipe<T> {
     this.child.on('close', () => fail(new CatalogRepoError('git-failed', `git ${args[0]} exited early${this.stderr ? `: ${this.stderr.trim()}` : ''}`)));
   }
 
-  /** Writes `text` (whole lines) and resolves with the answer drain() gives for it. */
+  /**
+   * Writes `text` (whole lines) and resolves with the answer drain() gives for it. The requests of
+   * one tick go to git in one write: a write each (a commit's files, a release's folders asked at
+   * once) was a system call each, 11 s of the 200 s vcpkg's 16,193 commits took to compose.
+   */
   protected ask(text: string): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
+      if (!this.corked) {
+        this.corked = true;
+        this.child.stdin.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          this.child.stdin.uncork();
+        });
+      }
       this.child.stdin.write(text);
     });
   }
