@@ -446,16 +446,24 @@ export class CatalogRepo {
     return trees;
   }
 
-  /** The subfolders of `parent` at `commit` (`''`: the top), by path: `git ls-tree -z`. */
+  /**
+   * The subfolders of `parent` at `commit` (`''`: the top), by path, from its tree object read over
+   * the long-running cat-file (a `git ls-tree` each spawned a process from a build's large one: 6 s
+   * of vcpkg's history).
+   */
   private async listFolder(commit: string, parent: string): Promise<Map<string, string>> {
-    const out = await runOk(this.path, ['ls-tree', '-z', '--full-tree', commit, ...(parent === '' ? [] : ['--', `${parent}/`])]);
+    const tree = await this.reader().request(parent === '' ? `${commit}^{tree}` : `${commit}:${parent}`);
     const trees = new Map<string, string>();
-    // `<mode> SP <type> SP <object> TAB <path>`, NUL-terminated, paths unquoted.
-    for (const record of out.toString('utf8').split('\0')) {
-      const tab = record.indexOf('\t');
-      if (tab < 0) continue;
-      const [, type, id] = record.slice(0, tab).split(' ');
-      if (type === 'tree') trees.set(record.slice(tab + 1), id!);
+    if (tree?.type !== 'tree') return trees;
+    // Entries are `<mode> SP <name> NUL <object id, raw>`; the id is as long as the tree's own.
+    const { body } = tree;
+    const idBytes = tree.id.length / 2;
+    for (let at = 0; at < body.length; ) {
+      const space = body.indexOf(0x20, at);
+      const nul = body.indexOf(0, space);
+      const mode = body.toString('latin1', at, space);
+      if (mode === '40000') trees.set(`${parent === '' ? '' : `${parent}/`}${body.toString('utf8', space + 1, nul)}`, body.toString('hex', nul + 1, nul + 1 + idBytes));
+      at = nul + 1 + idBytes;
     }
     return trees;
   }
