@@ -8,7 +8,7 @@
 import { serialize, serializeSegments, StoredArray, StoredValue, type Segment } from '../src/serialize.ts';
 import { analyze, reanalyze, type CatalogAnalysis } from '../src/compose/analysis.ts';
 import { advisoryMap } from '../src/compose/advisories.ts';
-import { byAdvisoryId, reroutedAdvisories, transitiveRollups } from '../src/compose/transitive.ts';
+import { reroutedAdvisories, transitiveRollups } from '../src/compose/transitive.ts';
 import { composeCard, composeDeps, composeRecord, composeVersions } from '../src/compose/package.ts';
 import { listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
@@ -20,6 +20,22 @@ import { contentEtag } from '../src/store/hash.ts';
 import { ChunkedCollection, HashedStrings, PackedStrings, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
+
+/**
+ * The entries of a rollup's text (each serialized apart, comma-joined, sorted by advisory id), as
+ * [advisory id, entry text]. An entry is `{"advisoryId":"<id>","culpritPath":[...]}` (serialize
+ * sorts keys), and inside a JSON string every quote is escaped, so the text `,{"advisoryId":"`
+ * occurs only where an entry starts; advisory ids hold no quote (src/grammar.ts).
+ */
+function* serializedEntries(text: string): Generator<[string, string]> {
+  const start = '{"advisoryId":"';
+  for (let at = 0; at < text.length; ) {
+    const next = text.indexOf(`,${start}`, at);
+    const end = next < 0 ? text.length : next;
+    yield [text.slice(at + start.length, text.indexOf('"', at + start.length)), text.slice(at, end)];
+    at = end + 1;
+  }
+}
 
 const joinItems = (entries: [string, string][]) => entries.map(([, text]) => text).filter((text) => text !== '').join(',');
 const indexObject = (entries: [string, PackageIndexEntry][]) => serialize(Object.fromEntries(entries));
@@ -272,8 +288,11 @@ export class Composer {
       const reaching = [...this.reverseClosure(analysis, this.rerouteSeeds)].filter((key) => !transitiveKeys.has(key));
       for (const [key, entries] of transitiveRollups(state, analysis, reaching, moved)) {
         const text = state.packages.has(key) ? this.transitive.items.get(key) : undefined;
-        const kept = text === undefined ? [] : (JSON.parse(`[${text}]`) as TransitiveAdvisory[]).filter((entry) => !moved.has(entry.advisoryId));
-        this.#setRollup(key, [...kept, ...entries].sort(byAdvisoryId));
+        // The kept entries stay as the text they are: parsing and serializing them again was most of an advisory's commit.
+        const kept = text === undefined ? [] : [...serializedEntries(text)].filter(([id]) => !moved.has(id));
+        const made = entries.map((entry): [string, string] => [entry.advisoryId, serialize(entry)]);
+        const all = [...kept, ...made].sort(([a], [b]) => (a < b ? -1 : 1));
+        this.transitive.set(key, all.length > 0 ? all.map(([, entry]) => entry).join(',') : null);
       }
     }
     this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));

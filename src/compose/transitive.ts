@@ -96,7 +96,7 @@ export function* transitiveRollups(
 }
 
 /** The order of a package's transitive entries: by advisory id (each advisory once per package). */
-export const byAdvisoryId = (a: TransitiveAdvisory, b: TransitiveAdvisory): number => (a.advisoryId < b.advisoryId ? -1 : a.advisoryId > b.advisoryId ? 1 : 0);
+const byAdvisoryId = (a: TransitiveAdvisory, b: TransitiveAdvisory): number => (a.advisoryId < b.advisoryId ? -1 : a.advisoryId > b.advisoryId ? 1 : 0);
 
 /** The packages some advisories are active on (the same for each), and every package's way to the nearest of them. */
 class CarrierSet {
