@@ -291,8 +291,8 @@ export class Composer {
         // The kept entries stay as the text they are: parsing and serializing them again was most of an advisory's commit.
         const kept = text === undefined ? [] : [...serializedEntries(text)].filter(([id]) => !moved.has(id));
         const made = entries.map((entry): [string, string] => [entry.advisoryId, serialize(entry)]);
-        const all = [...kept, ...made].sort(([a], [b]) => (a < b ? -1 : 1));
-        this.transitive.set(key, all.length > 0 ? all.map(([, entry]) => entry).join(',') : null);
+        const merged = [...kept, ...made].sort(([a], [b]) => (a < b ? -1 : 1));
+        this.transitive.set(key, merged.length > 0 ? merged.map(([, entry]) => entry).join(',') : null);
       }
     }
     this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));
