@@ -116,6 +116,13 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/**
+ * A render worker's young generation, in MB. V8's default lets it grow to 64 MB of semi-spaces,
+ * and a worker that renders pages (short-lived garbage, 20 to 30 MB live) then holds 160 to 240 MB;
+ * at 16 it holds 45 to 70 MB, rendering as fast (docs/benchmarks.md, "The render worker's heap").
+ */
+const RENDER_WORKER_YOUNG_MB = 16;
+
 /** Worker threads that each load the compiled app once and render the pages posted to them. */
 class RenderPool implements SiteRenderer {
   readonly #workers: { worker: Worker; pending: Map<number, Pending> }[];
@@ -125,7 +132,10 @@ class RenderPool implements SiteRenderer {
 
   constructor(entry: string, size: number) {
     this.#workers = Array.from({ length: size }, () => {
-      const worker = new Worker(new URL('./site-worker.ts', import.meta.url), { workerData: { entry } });
+      const worker = new Worker(new URL('./site-worker.ts', import.meta.url), {
+        workerData: { entry },
+        resourceLimits: { maxYoungGenerationSizeMb: RENDER_WORKER_YOUNG_MB },
+      });
       const pending = new Map<number, Pending>();
       worker.on('message', ({ id, html, error }: { id: number; html?: Uint8Array; error?: string }) => {
         const waiting = pending.get(id)!;
