@@ -13,7 +13,7 @@ import { composeCard, composeDeps, composeRecord, composeVersions } from '../src
 import { listingBundle } from '../src/compose/bundles.ts';
 import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
 import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
-import type { Diff, TransitiveAdvisory } from '../src/schemas/wire.ts';
+import type { Diff } from '../src/schemas/wire.ts';
 import type { PackageCard } from '../src/compose/package.ts';
 import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { contentEtag } from '../src/store/hash.ts';
@@ -280,7 +280,7 @@ export class Composer {
     // Transitive rollups change for everything that reaches a seed.
     const transitiveKeys = all ? everything(state.packages.keys(), this.transitive.items.keys()) : this.reverseClosure(analysis, this.transitiveSeeds);
     // One package's rollup at a time: those of a whole catalog, held at once, are far larger than its graph.
-    for (const [key, entries] of transitiveRollups(state, analysis, transitiveKeys)) this.#setRollup(key, entries);
+    for (const [key, entries] of transitiveRollups(state, analysis, transitiveKeys)) this.#setRollup(key, entries.map((entry) => serialize(entry)));
     // Those reaching a package whose advisories or dependencies changed: the entries of the advisories that moved are made again, the rest kept.
     // (A new dependency that reroutes no advisory, the usual one, moves nothing: no rollup is read.)
     if (!all && this.movedAdvisories.size > 0) {
@@ -292,7 +292,7 @@ export class Composer {
         const kept = text === undefined ? [] : [...serializedEntries(text)].filter(([id]) => !moved.has(id));
         const made = entries.map((entry): [string, string] => [entry.advisoryId, serialize(entry)]);
         const merged = [...kept, ...made].sort(([a], [b]) => (a < b ? -1 : 1));
-        this.transitive.set(key, merged.length > 0 ? merged.map(([, entry]) => entry).join(',') : null);
+        this.#setRollup(key, merged.map(([, entry]) => entry));
       }
     }
     this.advisoryMapObject ??= new StoredValue(await this.put(store, serialize(advisoryMap(state, analysis))));
@@ -312,9 +312,9 @@ export class Composer {
     return { listing, full: { etag, length, advisories }, records, transitive, packages };
   }
 
-  /** A package's rollup: its entries (sorted by advisory id), serialized and comma-joined; none when it has none. */
-  #setRollup(key: string, entries: readonly TransitiveAdvisory[]): void {
-    this.transitive.set(key, entries.length > 0 ? entries.map((entry) => serialize(entry)).join(',') : null);
+  /** A package's rollup from its entries' texts (sorted by advisory id): comma-joined; none when it has none. */
+  #setRollup(key: string, entries: readonly string[]): void {
+    this.transitive.set(key, entries.length > 0 ? entries.join(',') : null);
   }
 
   /** Stores a spliced object and remembers its length. */

@@ -123,14 +123,19 @@ export class ObjectStore {
 
   /** Whether commit `sha` was built: its state root is stored. */
   async hasRoot(sha: string): Promise<boolean> {
-    await (this.#looked ??= this.objects.look());
+    await this.#look();
     return this.objects.knowsRoot(sha);
   }
 
-  /** Whether the packs hold the object: the folder is looked at once, at the build's first lookup (PackObjects.knows). */
+  /** Whether the packs hold the object (PackObjects.knows). */
   async #stored(hash: string): Promise<boolean> {
-    await (this.#looked ??= this.objects.look());
+    await this.#look();
     return this.objects.knows(hash);
+  }
+
+  /** The folder is looked at once, at the build's first lookup. */
+  #look(): Promise<void> {
+    return (this.#looked ??= this.objects.look());
   }
 
   /**
