@@ -205,6 +205,28 @@ function nothingToDo(tip: string, previous: { info: ReleaseInfo }): BuildResult 
   return { tip, commits: previous.info.commitCount, composed: 0, applied: 0, resumedFrom: null, releaseId: null, diagnostics: [], published: null };
 }
 
+/**
+ * What a build starts from: the state a warm builder kept, when its commit is on main (the release
+ * it published is the current one); else the newest checkpoint on the chain; else nothing (the
+ * root). A function of its own so that the parsed checkpoint is let go once the model and the
+ * composer are made from it: held in the build's frame, it stayed through publishing (9 MB at
+ * 20,000 packages).
+ */
+async function startingPoint(
+  warm: WarmState | null,
+  chain: readonly string[],
+  checkpoints: Checkpoints,
+  classes: { CatalogModel: typeof CatalogModel; Composer: typeof Composer },
+): Promise<{ model: CatalogModel; composer: Composer; startedFrom: string | null }> {
+  if (warm && chain.includes(warm.sha)) return { model: warm.model, composer: warm.composer, startedFrom: warm.sha };
+  const resume = await checkpoints.newest();
+  if (!resume) return { model: new classes.CatalogModel(), composer: new classes.Composer(), startedFrom: null };
+  const model = classes.CatalogModel.restore(resume.model);
+  const composer = new classes.Composer(resume.composer);
+  composer.resumeAt(model.state());
+  return { model, composer, startedFrom: resume.sha };
+}
+
 async function buildLocked(
   repo: CatalogRepo,
   tip: string,
@@ -238,13 +260,7 @@ async function buildLocked(
   void Promise.all([store.hasRoot(tip), loadSite()]).catch(() => {});
   // After a force-push, the newest checkpoint still on main: a few commits back, not the root.
   const checkpoints = new Checkpoints(out, chain, options.checkpointSpacings);
-  // A warm builder's state is of a commit on main: the release it published is the current one.
-  const resume = warm?.sha !== undefined && chain.includes(warm.sha) ? null : await checkpoints.newest();
-  const kept = resume === null ? warm : null;
-  const model = kept?.model ?? (resume ? CatalogModel.restore(resume.model) : new CatalogModel());
-  const composer = kept?.composer ?? (resume ? new Composer(resume.composer) : new Composer());
-  if (resume) composer.resumeAt(model.state());
-  const startedFrom = kept?.sha ?? resume?.sha ?? null;
+  const { model, composer, startedFrom } = await startingPoint(warm, chain, checkpoints, { CatalogModel, Composer });
 
   const logged = await repo.log(tip, startedFrom);
   const infos = await repo.commitInfos(logged);
