@@ -155,6 +155,26 @@ describe('one builder building commit after commit (the build process of serve -
     expect([result.tip, result.resumedFrom]).toEqual([rewritten, original[3]]);
   });
 
+  it('reads the history from the root when main was replaced by one that shares no commit with its state', async () => {
+    const warmRepo = `${await temporaryDirectory()}/warm`;
+    const warmOut = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(warmRepo, STORY.slice(0, 4));
+    const builder = new Builder();
+    await builder.build(options(warmRepo, warmOut));
+    // Another history altogether (another first commit): no commit of it has the builder's state or a checkpoint.
+    const other = STORY.slice(0, 2).map((commit) => ({ ...commit, message: `${commit.message} (again)` }));
+    const otherRepo = `${await temporaryDirectory()}/other`;
+    const otherShas = await createCatalogRepo(otherRepo, other);
+    await git(warmRepo, ['fetch', '-q', otherRepo, 'main']);
+    await git(warmRepo, ['update-ref', 'refs/heads/main', otherShas[1]]);
+    const result = await builder.build(options(warmRepo, warmOut));
+    builder.close();
+    expect([result.tip, result.resumedFrom, result.applied]).toEqual([otherShas[1], null, 2]);
+    const cleanOut = `${await temporaryDirectory()}/out`;
+    await build(otherRepo, cleanOut);
+    expect(await publicFiles(warmOut)).toEqual(await publicFiles(cleanOut));
+  });
+
   it('fails the next build with the reason a first build gives when the repository it kept goes away', async () => {
     const warmRepo = `${await temporaryDirectory()}/warm`;
     const warmOut = `${await temporaryDirectory()}/out`;
