@@ -99,3 +99,65 @@ export function runtimeKeys(closure: PackageClosure): Set<string> {
   }
   return reached;
 }
+
+/**
+ * A digest of every package's closure, made in one walk of the graph (O(packages + edges)) rather
+ * than one walk per package (the sum of the closures: 1.45 million packages at 20,000). A closure is
+ * the package's strongly connected component (a dependency cycle's packages share one closure)
+ * and the closures it reaches, so each component is digested once, sinks first (Tarjan's order):
+ * `digest` gets its members, sorted, and the distinct digests of the components it reaches, sorted.
+ * Two packages get the same digest exactly when their closures hold the same packages with the
+ * same digested text, whatever the text is (`digest` reads it).
+ *
+ * `dependencies(key)`: the package's dependencies that are packages (by name key). Iterative, so a
+ * cycle through thousands of packages does not overflow the stack.
+ */
+export function closureDigests(
+  keys: Iterable<string>,
+  dependencies: (key: string) => readonly string[],
+  digest: (members: readonly string[], reached: readonly string[]) => string,
+): Map<string, string> {
+  const digests = new Map<string, string>();
+  /** Tarjan's numbering: when each package was entered, and the lowest number it reaches through the stack. */
+  const entered = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  for (const start of keys) {
+    if (entered.has(start)) continue;
+    const walk: { key: string; next: readonly string[]; at: number }[] = [];
+    const enter = (key: string) => {
+      entered.set(key, entered.size);
+      lowest.set(key, entered.get(key)!);
+      stack.push(key);
+      onStack.add(key);
+      walk.push({ key, next: dependencies(key), at: 0 });
+    };
+    enter(start);
+    while (walk.length > 0) {
+      const top = walk[walk.length - 1];
+      if (top.at < top.next.length) {
+        const dependency = top.next[top.at++];
+        if (!entered.has(dependency)) enter(dependency);
+        else if (onStack.has(dependency)) lowest.set(top.key, Math.min(lowest.get(top.key)!, entered.get(dependency)!));
+        continue;
+      }
+      walk.pop();
+      if (walk.length > 0) {
+        const parent = walk[walk.length - 1].key;
+        lowest.set(parent, Math.min(lowest.get(parent)!, lowest.get(top.key)!));
+      }
+      if (lowest.get(top.key) !== entered.get(top.key)) continue;
+      // `top` is its component's first package: the component is the stack down to it.
+      const members = stack.splice(stack.lastIndexOf(top.key));
+      for (const member of members) onStack.delete(member);
+      const inside = new Set(members);
+      // Every component it reaches is digested already: Tarjan finishes a component after those it reaches.
+      const reached = new Set<string>();
+      for (const member of members) for (const dependency of dependencies(member)) if (!inside.has(dependency)) reached.add(digests.get(dependency)!);
+      const made = digest(members.sort(), [...reached].sort());
+      for (const member of members) digests.set(member, made);
+    }
+  }
+  return digests;
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
-import { paths } from '../../src/store/layout.ts';
+import { currentReleaseId, paths } from '../../src/store/layout.ts';
 import { hoursLater, manifest, releaseDocument, releaseManifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { DOCUMENTS_STORY } from './story.ts';
 
@@ -174,4 +174,29 @@ it('a change to a package in the middle or at the end of culprit paths keeps the
   const last = await manifestOf(described);
   for (const path of ['pkgs/wget.md', 'pkgs/wget.html', 'api/pkgs/wget/sbom.json']) expect(last.get(path), path).toEqual(now.get(path));
   expect(JSON.parse(await file(described, 'api/pkgs/wget/sbom.json')).components).toContainEqual(expect.objectContaining({ name: 'zlib', description: 'A massively spiffy yet delicately unobtrusive compression library' }));
+});
+
+it('a package that joins a closure, deep in it or where a dependency named no package, renders again the SBOM of every package that reaches it, and of no other', async () => {
+  const sboms = (changed: string[]) => changed.filter((path) => path.endsWith('/sbom.json'));
+  const before = (await currentReleaseId(out))!;
+  // zlib, at the end of wget -> curl -> openssl -> zlib, now needs crc32 at run time.
+  await appendCommits(join(dir, 'catalog'), [
+    {
+      message: 'zlib needs crc32',
+      time: hoursLater(9),
+      files: {
+        'packages/crc32/manifest.json': manifest('crc32', { version: '1.0.0' }),
+        'packages/zlib/manifest.json': manifest('zlib', { version: '1.3.1', description: 'A massively spiffy yet delicately unobtrusive compression library', license: 'Zlib', categories: ['compression'], homepage: 'https://zlib.net/', repository: 'https://github.com/madler/zlib', stars: 5000, dependencies: { runtime: ['crc32'] } }),
+      },
+    },
+  ]);
+  const deeper = (await build()).releaseId!;
+  expect(sboms(await changedFiles(before, deeper))).toEqual(['api/pkgs/crc32/sbom.json', 'api/pkgs/curl/sbom.json', 'api/pkgs/lookalike/sbom.json', 'api/pkgs/openssl/sbom.json', 'api/pkgs/wget/sbom.json', 'api/pkgs/zlib/sbom.json']);
+  expect(JSON.parse(await file(deeper, 'api/pkgs/wget/sbom.json')).components).toContainEqual(expect.objectContaining({ name: 'crc32', version: '1.0.0' }));
+
+  // curl needs cmake to build, which was no package until now.
+  await appendCommits(join(dir, 'catalog'), [{ message: 'Add cmake', time: hoursLater(10), files: { 'packages/cmake/manifest.json': manifest('cmake', { version: '3.30.0' }) } }]);
+  const withCmake = (await build()).releaseId!;
+  expect(sboms(await changedFiles(deeper, withCmake))).toEqual(['api/pkgs/cmake/sbom.json', 'api/pkgs/curl/sbom.json', 'api/pkgs/lookalike/sbom.json', 'api/pkgs/wget/sbom.json']);
+  expect(JSON.parse(await file(withCmake, 'api/pkgs/curl/sbom.json')).components).toContainEqual(expect.objectContaining({ name: 'cmake', version: '3.30.0' }));
 });
