@@ -3,7 +3,7 @@
  * `card:<key>`, ...; build/writers.ts inputHash) with the hash of its value at the release and the
  * number of the release's documents that read it. It tells the next release which inputs changed
  * since, so a kept document is checked with a set lookup per input it read instead of hashing its
- * key again (a 20,000-package catalog's documents read 3.6 million inputs, and a commit changes a few).
+ * key again (a 20,000-package catalog's documents read 2.5 million inputs, and a commit changes a few).
  *
  * Why that is the key check's answer: a document of release N, rendered or kept, read inputs whose
  * values at N are those it was rendered from, and the table of N holds every one of them with its
@@ -51,7 +51,7 @@ export type StoredInputs = { epoch: string; table: ChunkedCollection<Row>; reach
 /**
  * Which documents of a release read each input, for a builder that stays up (build/build.ts
  * Builder): the next release looks only at the documents that read an input that changed, instead
- * of at every input of every document it keeps (3.6 million at 20,000 packages, where a commit
+ * of at every input of every document it keeps (2.5 million at 20,000 packages, where a commit
  * changes a few). It may name a document that no longer reads an input (a document rendered again
  * is added with its new inputs, and one that is gone stays), never misses one that does: a name
  * too many only costs that document's inputs being looked at. It is made again from the manifest
