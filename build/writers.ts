@@ -22,7 +22,7 @@ import { composeLlmsFullPart, composeLlmsTxt, llmsFullPartHeader, llmsFullParts,
 import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
-import { compareNames, isReservedName, nameKey } from '../src/grammar.ts';
+import { isReservedName, nameKey } from '../src/grammar.ts';
 import { closureDigests, closureExceeds, packageClosure, PRERENDERED_SBOM_CLOSURE } from '../src/compose/closure.ts';
 import { composeSbom } from '../src/compose/sbom/index.ts';
 import { tipValues } from '../src/compose/tip-values.ts';
@@ -34,7 +34,6 @@ import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
 import { advisoryPages, changesPage, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
 import type { AdvisoryPageView } from '../src/site/advisory-page.ts';
 import { packagePageView } from '../src/site/package-page.ts';
-import { LRUCache } from 'lru-cache';
 import { loadSite } from './site.ts';
 import type { DigestedTexts, PackedStrings } from './chunks.ts';
 import { memoizedOn, memoizedPer } from '../src/memo.ts';
@@ -148,64 +147,10 @@ function* publishedPackages(content: ReleaseContent): Iterable<{ key: string; na
 export type Writer = (context: WriterContext) => Iterable<PublicBody> | AsyncIterable<PublicBody>;
 
 /** The tip's records, each parsed once per release on first use and shared by every writer (none changes them). */
-/**
- * The tip's records by name key, in name order (compareNames), parsed when read and not held:
- * parsed and held, the records of 20,000 packages took 56 MB of a release's heap, 22 MB as text.
- * The most recently read stay parsed (a hub is read by every document of its dependents).
- */
-class TipRecords implements ReadonlyMap<string, PackageRecord> {
-  static readonly #KEPT = 4096;
-  readonly #texts: DigestedTexts;
-  readonly #keys: readonly string[];
-  readonly #parsed = new LRUCache<string, PackageRecord>({ max: TipRecords.#KEPT });
-
-  constructor({ records, names }: Pick<ReleaseContent, 'records' | 'names'>) {
-    this.#texts = records;
-    this.#keys = [...records.keys()].sort((a, b) => compareNames(names.get(a) ?? a, names.get(b) ?? b));
-  }
-
-  get(key: string): PackageRecord | undefined {
-    let record = this.#parsed.get(key);
-    if (record === undefined) {
-      const text = this.#texts.get(key);
-      if (text === undefined) return undefined;
-      this.#parsed.set(key, (record = JSON.parse(text) as PackageRecord));
-    }
-    return record;
-  }
-
-  has(key: string): boolean {
-    return this.#texts.has(key);
-  }
-
-  get size(): number {
-    return this.#keys.length;
-  }
-
-  keys(): MapIterator<string> {
-    return this.#keys.values();
-  }
-
-  *entries(): MapIterator<[string, PackageRecord]> {
-    for (const key of this.#keys) yield [key, this.get(key)!];
-  }
-
-  *values(): MapIterator<PackageRecord> {
-    for (const key of this.#keys) yield this.get(key)!;
-  }
-
-  [Symbol.iterator](): MapIterator<[string, PackageRecord]> {
-    return this.entries();
-  }
-
-  forEach(callback: (value: PackageRecord, key: string, map: ReadonlyMap<string, PackageRecord>) => void): void {
-    for (const [key, value] of this.entries()) callback(value, key, this);
-  }
-}
-
-const tipRecords = memoizedOn((content: ReleaseContent) => new TipRecords(content));
-
-export const recordOf = (content: ReleaseContent, key: string): PackageRecord | null => tipRecords(content).get(key) ?? null;
+export const recordOf = memoizedPer((content: ReleaseContent, key: string): PackageRecord | null => {
+  const text = content.records.get(key);
+  return text === undefined ? null : (JSON.parse(text) as PackageRecord);
+});
 
 /** Composed once per release, on first use: the documents' input. */
 const tips = new WeakMap<ReleaseContent, TipDocuments>();
@@ -283,7 +228,7 @@ function tipOf(content: ReleaseContent): TipDocuments {
     tip = tipDocuments({
       commit: content.tip,
       siteUrl: content.siteUrl,
-      records: tipRecords(content),
+      records: [...content.records.keys()].map((key) => recordOf(content, key)!),
       transitive: transitiveOf(content),
       history: content.history,
       reached: (keys) => reachOf(content, keys),

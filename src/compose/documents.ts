@@ -6,7 +6,7 @@
  * Pure, like the rest of src/compose.
  */
 import { sharedStrings } from '../memo.ts';
-import { nameKey } from '../grammar.ts';
+import { compareNames, nameKey } from '../grammar.ts';
 import { fillTemplate, surface, type SurfaceId } from '../surfaces/registry.ts';
 import type { Diff, FullAdvisory, PackageRecord, TransitiveAdvisory } from '../schemas/wire.ts';
 import type { CommitInfo, VersionEvent } from './types.ts';
@@ -86,50 +86,32 @@ export interface CommitChanges {
 export type RollupReach = Pick<AdvisoryReach, 'reaching' | 'nearest' | 'reachCount'>;
 
 /**
- * Assembles the documents' input. `records`: by name key in name order (compareNames); it is
- * walked once here, so a map that parses each record as it is read holds none of them.
- * `reached`: the rollups' reach from the package keys in name order (default: rollupReach over
- * `transitive`), for a caller that kept it.
+ * Assembles the documents' input; `records` in any order. `reached`: the rollups' reach from the
+ * package keys in name order (default: rollupReach over `transitive`), for a caller that kept it.
  */
 export function tipDocuments(
-  input: Omit<TipDocuments, 'advisories' | 'names' | 'carried'> & { reached?: (keys: readonly string[]) => ReadonlyMap<string, RollupReach> },
+  input: Omit<TipDocuments, 'advisories' | 'records' | 'names' | 'carried'> & { records: Iterable<PackageRecord>; reached?: (keys: readonly string[]) => ReadonlyMap<string, RollupReach> },
 ): TipDocuments {
-  const { reached = (keys) => rollupReach(keys, input.transitive), ...tip } = input;
-  const names = new Map<string, string>();
-  const carried = new Map<string, FullAdvisory>();
-  const direct = new ActiveAdvisories();
-  for (const [key, record] of tip.records) {
-    names.set(key, record.name);
-    for (const advisory of record.advisories) carried.set(carriedKey(record.name, advisory.id), advisory);
-    direct.add(record);
-  }
-  return { ...tip, names, carried, advisories: direct.reach(reached([...tip.records.keys()])) };
+  const { records: unsorted, reached = (keys) => rollupReach(keys, input.transitive), ...tip } = input;
+  const sorted = [...unsorted].sort((a, b) => compareNames(a.name, b.name));
+  const records = new Map(sorted.map((record) => [nameKey(record.name), record]));
+  const names = new Map(sorted.map((record) => [nameKey(record.name), record.name]));
+  const carried = new Map(sorted.flatMap((record) => record.advisories.map((advisory) => [carriedKey(record.name, advisory.id), advisory] as const)));
+  return { ...tip, records, names, carried, advisories: advisoryReach(records, reached([...records.keys()])) };
 }
 
 /** The reach of every advisory active at the tip: the packages it is active on, from the records in name order (compareNames), and what the rollups say (rollupReach). */
 export function advisoryReach(records: ReadonlyMap<string, PackageRecord>, reached: ReadonlyMap<string, RollupReach>): Map<string, AdvisoryReach> {
-  const direct = new ActiveAdvisories();
-  for (const record of records.values()) direct.add(record);
-  return direct.reach(reached);
-}
-
-/** The packages each advisory is active on, as the records are added (in name order). */
-class ActiveAdvisories {
-  readonly #direct = new Map<string, { record: PackageRecord; advisory: FullAdvisory }[]>();
-
-  add(record: PackageRecord): void {
+  const direct = new Map<string, { record: PackageRecord; advisory: FullAdvisory }[]>();
+  for (const record of records.values()) {
     for (const advisory of record.advisories) {
-      const list = this.#direct.get(advisory.id);
+      const list = direct.get(advisory.id);
       if (list) list.push({ record, advisory });
-      else this.#direct.set(advisory.id, [{ record, advisory }]);
+      else direct.set(advisory.id, [{ record, advisory }]);
     }
   }
-
-  /** Each advisory's AdvisoryReach, by id (sorted), with what the rollups say of it. */
-  reach(reached: ReadonlyMap<string, RollupReach>): Map<string, AdvisoryReach> {
-    const none = { reaching: [], nearest: [], reachCount: 0 };
-    return new Map([...this.#direct.keys()].sort().map((id) => [id, { id, direct: this.#direct.get(id)!, ...(reached.get(id) ?? none) }]));
-  }
+  const none = { reaching: [], nearest: [], reachCount: 0 };
+  return new Map([...direct.keys()].sort().map((id) => [id, { id, direct: direct.get(id)!, ...(reached.get(id) ?? none) }]));
 }
 
 /**

@@ -84,7 +84,7 @@ describe('sitemap.xml', () => {
     const count = SITEMAP_URL_LIMIT + 1;
     const names = Array.from({ length: count }, (_, index) => `pkg-${String(index).padStart(6, '0')}`);
     const record = (name: string) => ({ name, advisories: [], links: { page: `/pkgs/${name}` } }) as unknown as PackageRecord;
-    const tip = tipDocuments({ commit: { sha: 'a'.repeat(40), pushedAt: '2026-01-01T00:00:00Z', message: null }, siteUrl: SITE, records: new Map(names.map((name) => [name, record(name)])), transitive: new Map(), history: new Map() });
+    const tip = tipDocuments({ commit: { sha: 'a'.repeat(40), pushedAt: '2026-01-01T00:00:00Z', message: null }, siteUrl: SITE, records: names.map(record), transitive: new Map(), history: new Map() });
     const { xml, omitted } = await composeSitemap(tip);
     expect(omitted).toBe(3);
     const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
@@ -96,7 +96,6 @@ describe('sitemap.xml', () => {
       tip: tip.commit,
       siteUrl: SITE,
       records: new Map(names.map((name) => [name, JSON.stringify(record(name))])),
-      names: new Map(names.map((name) => [name, name])),
       transitive: new Map(),
       history: new Map(),
       log: (line: string) => logged.push(line),
@@ -114,7 +113,7 @@ describe('llms.txt past 512 KiB', () => {
     const names = Array.from({ length: 6000 }, (_, index) => `pkg-${String(index).padStart(5, '0')}`);
     const record = (name: string) =>
       ({ name, version: '1.0.0', description: `${name} ${'x'.repeat(150)}`, advisories: [], links: { self: `/api/pkgs/${name}.json`, markdown: `/pkgs/${name}.md`, page: `/pkgs/${name}`, sbom: `/api/pkgs/${name}/sbom.json`, badge: `/api/pkgs/${name}/badge.svg` } }) as unknown as PackageRecord;
-    const tip = tipDocuments({ commit: { sha: 'a'.repeat(40), pushedAt: '2026-01-01T00:00:00Z', message: null }, siteUrl: SITE, records: new Map(names.map((name) => [name, record(name)])), transitive: new Map(), history: new Map() });
+    const tip = tipDocuments({ commit: { sha: 'a'.repeat(40), pushedAt: '2026-01-01T00:00:00Z', message: null }, siteUrl: SITE, records: names.map(record), transitive: new Map(), history: new Map() });
     const mirrors = names.map((name) => ({ label: name, bytes: Buffer.byteLength(`# ${name}\n${'y'.repeat(2000)}\n`) }));
     const parts = llmsFullParts(tip, mirrors);
     const llms = composeLlmsTxt(tip, parts);
