@@ -123,21 +123,25 @@ export function closureDigests(
   const lowest = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
+  /** Each package's dependencies, asked for once: the walk and its component both read them. */
+  const next = new Map<string, readonly string[]>();
   for (const start of keys) {
     if (entered.has(start)) continue;
-    const walk: { key: string; next: readonly string[]; at: number }[] = [];
+    const walk: { key: string; at: number }[] = [];
     const enter = (key: string) => {
       entered.set(key, entered.size);
       lowest.set(key, entered.get(key)!);
+      next.set(key, dependencies(key));
       stack.push(key);
       onStack.add(key);
-      walk.push({ key, next: dependencies(key), at: 0 });
+      walk.push({ key, at: 0 });
     };
     enter(start);
     while (walk.length > 0) {
       const top = walk[walk.length - 1];
-      if (top.at < top.next.length) {
-        const dependency = top.next[top.at++];
+      const dependenciesOfTop = next.get(top.key)!;
+      if (top.at < dependenciesOfTop.length) {
+        const dependency = dependenciesOfTop[top.at++];
         if (!entered.has(dependency)) enter(dependency);
         else if (onStack.has(dependency)) lowest.set(top.key, Math.min(lowest.get(top.key)!, entered.get(dependency)!));
         continue;
@@ -154,7 +158,7 @@ export function closureDigests(
       const inside = new Set(members);
       // Every component it reaches is digested already: Tarjan finishes a component after those it reaches.
       const reached = new Set<string>();
-      for (const member of members) for (const dependency of dependencies(member)) if (!inside.has(dependency)) reached.add(digests.get(dependency)!);
+      for (const member of members) for (const dependency of next.get(member)!) if (!inside.has(dependency)) reached.add(digests.get(dependency)!);
       const made = digest(members.sort(), [...reached].sort());
       for (const member of members) digests.set(member, made);
     }

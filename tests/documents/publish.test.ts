@@ -178,7 +178,7 @@ it('a change to a package in the middle or at the end of culprit paths keeps the
 
 it('a package that joins a closure, deep in it or where a dependency named no package, renders again the SBOM of every package that reaches it, and of no other', async () => {
   const sboms = (changed: string[]) => changed.filter((path) => path.endsWith('/sbom.json'));
-  const before = (await currentReleaseId(out))!;
+  const start = (await currentReleaseId(out))!;
   // zlib, at the end of wget -> curl -> openssl -> zlib, now needs crc32 at run time.
   await appendCommits(join(dir, 'catalog'), [
     {
@@ -191,7 +191,7 @@ it('a package that joins a closure, deep in it or where a dependency named no pa
     },
   ]);
   const deeper = (await build()).releaseId!;
-  expect(sboms(await changedFiles(before, deeper))).toEqual(['api/pkgs/crc32/sbom.json', 'api/pkgs/curl/sbom.json', 'api/pkgs/lookalike/sbom.json', 'api/pkgs/openssl/sbom.json', 'api/pkgs/wget/sbom.json', 'api/pkgs/zlib/sbom.json']);
+  expect(sboms(await changedFiles(start, deeper))).toEqual(['api/pkgs/crc32/sbom.json', 'api/pkgs/curl/sbom.json', 'api/pkgs/lookalike/sbom.json', 'api/pkgs/openssl/sbom.json', 'api/pkgs/wget/sbom.json', 'api/pkgs/zlib/sbom.json']);
   expect(JSON.parse(await file(deeper, 'api/pkgs/wget/sbom.json')).components).toContainEqual(expect.objectContaining({ name: 'crc32', version: '1.0.0' }));
 
   // curl needs cmake to build, which was no package until now.
