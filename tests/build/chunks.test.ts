@@ -5,9 +5,17 @@
  * the text exactly: the same after a checkpoint keeps the item as stored, another when one
  * character changes. The same holds for the records (HashedStrings), whose digests are kept until
  * the item changes: a digest kept past a change would keep a document made from the old record.
+ *
+ * A keyed collection (a release's manifest, its input table, the composer's records) is stored in
+ * chunks whose boundaries depend only on the keys present, so a build from scratch and one that
+ * went commit by commit store the same chunks, and a path that comes or goes rewrites the chunk it
+ * falls in, not the collection.
  */
 import { describe, expect, it } from 'vitest';
-import { HashedStrings, PackedStrings } from '../../build/chunks.ts';
+import { ChunkedCollection, HashedStrings, PackedStrings } from '../../build/chunks.ts';
+import { ObjectStore } from '../../build/objects.ts';
+import { renderKeyedChunk } from '../../src/store/manifest.ts';
+import { temporaryDirectory } from '../helpers/catalog.ts';
 
 describe('PackedStrings', () => {
   it('gives back every item exactly, short or long, ASCII or not, in insertion order', () => {
@@ -72,5 +80,72 @@ describe('HashedStrings', () => {
     records.set('curl', '{"name":"curl","version":"9.0.0"}');
     records.clear();
     expect([records.size, records.digest('curl')]).toEqual([0, undefined]);
+  });
+});
+
+/** A manifest-like path per number, so that keys sort unlike their numbers. */
+const path = (n: number) => `site/packages/package-${n}/index.html`;
+
+/** A store whose objects a test can count (`written`). */
+async function countingStore(): Promise<ObjectStore> {
+  return new ObjectStore(await temporaryDirectory());
+}
+
+/** The chunks a build from scratch stores for these items. */
+async function cutFromScratch(items: ReadonlyMap<string, string>, store: ObjectStore) {
+  return new ChunkedCollection<string>(renderKeyedChunk, items).flush(store);
+}
+
+describe('ChunkedCollection', () => {
+  it('stores, commit after commit of paths coming, going and changing, the chunks a build from scratch stores', async () => {
+    const store = await countingStore();
+    const items = new Map<string, string>();
+    for (let n = 0; n < 2000; n += 2) items.set(path(n), `v${n}`);
+    const collection = new ChunkedCollection<string>(renderKeyedChunk, items);
+    await collection.flush(store);
+    // A fixed walk (mulberry32), so a failure names the same commit every run.
+    let seed = 7;
+    const next = (below: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % below;
+    };
+    for (let commit = 0; commit < 100; commit++) {
+      for (let change = 0; change < 1 + next(40); change++) {
+        const kind = next(4);
+        // Kind 3 adds a path after every other, as a release's newest document does.
+        const key = kind === 3 ? `site/tail/${String(commit).padStart(3, '0')}-${String(change).padStart(2, '0')}` : path(next(2400));
+        const item = kind === 0 ? null : `v${commit}-${change}`;
+        collection.set(key, item);
+        if (item === null) items.delete(key);
+        else items.set(key, item);
+      }
+      expect(await collection.flush(store), `commit ${commit}`).toEqual(await cutFromScratch(items, store));
+    }
+  });
+
+  it('writes one or two chunks when a path comes, at most one when it goes, whatever the number of paths', async () => {
+    const store = await countingStore();
+    const items = new Map(Array.from({ length: 5000 }, (_, n): [string, string] => [path(n), `v${n}`]));
+    const collection = new ChunkedCollection<string>(renderKeyedChunk, items);
+    const chunks = (await collection.flush(store)).length;
+    await store.settled();
+    expect(chunks).toBeGreaterThan(100);
+    for (const n of [7001, 7002, 7003, 7004, 7005, 7006, 7007, 7008]) {
+      const before = store.written;
+      collection.set(path(n), 'new');
+      await collection.flush(store);
+      await store.settled();
+      expect(store.written - before, `adding ${path(n)}`).toBeGreaterThanOrEqual(1);
+      expect(store.written - before, `adding ${path(n)}`).toBeLessThanOrEqual(2);
+    }
+    for (const n of [10, 1000, 2500, 4999, 7001]) {
+      const before = store.written;
+      collection.set(path(n), null);
+      await collection.flush(store);
+      await store.settled();
+      expect(store.written - before, `removing ${path(n)}`).toBeLessThanOrEqual(1);
+    }
   });
 });
