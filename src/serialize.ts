@@ -124,14 +124,15 @@ export function serializeSegments(value: unknown): Segment[] {
 /**
  * Serializes a plain value (no StoredArray) to the canonical JSON text: the same bytes as
  * joining `serializeSegments(value)`. Large documents (SBOMs, bundles) go through the engine's
- * JSON.stringify with the keys sorted by a replacer, several times faster than building
- * segments; values it cannot render alike (RawJson, or keys like `"12"` that JavaScript orders
- * numerically whatever the insertion order) take the segment walk.
+ * JSON.stringify of a copy whose keys are in order, several times faster than building segments
+ * (and twice as fast as sorting keys in a replacer, which the engine calls for every value); values
+ * it cannot render alike (RawJson, keys like `"12"` that JavaScript orders numerically whatever the
+ * insertion order, a `__proto__` key) take the segment walk.
  */
 export function serialize(value: unknown): string {
   if (value === undefined) return 'null';
   try {
-    return JSON.stringify(value, withSortedKeys).replace(HTML_UNSAFE, escapeChar);
+    return JSON.stringify(inKeyOrder(value)).replace(HTML_UNSAFE, escapeChar);
   } catch (error) {
     if (error !== NOT_PLAIN) throw error;
     const segments = serializeSegments(value);
@@ -143,20 +144,44 @@ export function serialize(value: unknown): string {
 const NOT_PLAIN = new Error('not a plain value');
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
-function withSortedKeys(_key: string, value: unknown): unknown {
+/** A key JSON.stringify would not write where a sorted copy puts it, or a copy could not hold. */
+const unlikeKey = (key: string): boolean => (key.charCodeAt(0) <= 57 && ARRAY_INDEX.test(key)) || key === '__proto__';
+
+/**
+ * `value` with the keys of every object in code-unit order: the value itself where they already
+ * are, at every depth, else a copy of what is not. Throws NOT_PLAIN for what JSON.stringify would
+ * write otherwise than the segment walk.
+ */
+function inKeyOrder(value: unknown): unknown {
   if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw new TypeError(`cannot serialize a ${typeof value}`);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (value === null || typeof value !== 'object') return value;
   if (value instanceof RawJson || value instanceof StoredArray || value instanceof StoredValue) throw NOT_PLAIN;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  // No prototype: a key `__proto__` (catalog data may hold one) is then a key like any other.
-  const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const key of keys) {
-    // An integer-like key would be enumerated first whatever the order it was set in.
-    if (key.charCodeAt(0) <= 57 && ARRAY_INDEX.test(key)) throw NOT_PLAIN;
-    sorted[key] = record[key];
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return inKeyOrder((value as { toJSON(): unknown }).toJSON());
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      const ordered = inKeyOrder(item);
+      if (ordered !== item) (copy ??= value.slice())[index] = ordered;
+    }
+    return copy ?? value;
   }
-  return sorted;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let sorted = true;
+  for (let index = 0; index < keys.length; index++) {
+    if (unlikeKey(keys[index])) throw NOT_PLAIN;
+    if (index > 0 && keys[index - 1] > keys[index]) sorted = false;
+  }
+  if (!sorted) keys.sort();
+  let copy: Record<string, unknown> | null = sorted ? null : {};
+  for (const key of keys) {
+    const member = record[key];
+    const ordered = inKeyOrder(member);
+    if (copy) copy[key] = ordered;
+    else if (ordered !== member) (copy = { ...record })[key] = ordered;
+  }
+  return copy ?? record;
 }
 
 /** Serializes items the way a stored chunk holds them: each item serialized, joined by ",". */
