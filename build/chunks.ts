@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { memoizedOn } from '../src/memo.ts';
 import { contentHash } from '../src/store/hash.ts';
+import { lowerBound } from '../src/sorted.ts';
 import type { ObjectStore } from './objects.ts';
 import type { ChunkRef } from '../src/store/layout.ts';
 
@@ -178,29 +179,10 @@ interface Chunk {
 }
 
 /** The index of the first chunk whose last key is not before `key` (layout.length: none). */
-function chunkAtOrAfter(layout: readonly Chunk[], key: string): number {
-  let low = 0;
-  let high = layout.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    const keys = layout[middle].keys;
-    if (keys[keys.length - 1] < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
+const chunkAtOrAfter = (layout: readonly Chunk[], key: string): number => lowerBound(layout.length, (index) => layout[index].keys.at(-1)! < key);
 
-/** The index of the first of the sorted `keys` after `key`. */
-function sortedIndex(keys: readonly string[], key: string): number {
-  let low = 0;
-  let high = keys.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (keys[middle] < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
+/** The index of the first of the sorted `keys` not before `key`. */
+const sortedIndex = (keys: readonly string[], key: string): number => lowerBound(keys.length, (index) => keys[index] < key);
 
 /**
  * A collection of items rendered into chunks by `render` (e.g. comma-joined JSON items for a

@@ -4,6 +4,7 @@
  * binary search, so a prefix costs O(log n) whatever the history's length.
  */
 import { isFullSha, isShaPrefix } from '../src/grammar.ts';
+import { lowerBound } from '../src/sorted.ts';
 
 export type ShaResolution =
   /** A 40-hex sha on the chain. */
@@ -18,25 +19,16 @@ export type ShaResolution =
   | { kind: 'malformed' };
 
 /** The first index whose sha is >= `key`. */
-function lowerBound(sorted: readonly string[], key: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle] < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
+const firstAtOrAfter = (sorted: readonly string[], key: string): number => lowerBound(sorted.length, (index) => sorted[index] < key);
 
 /** Resolves `text` against `sorted`, the chain's shas in ascending order. */
 export function resolveSha(sorted: readonly string[], text: string): ShaResolution {
   if (isFullSha(text)) {
-    const at = lowerBound(sorted, text);
+    const at = firstAtOrAfter(sorted, text);
     return sorted[at] === text ? { kind: 'exact', sha: text } : { kind: 'unknown' };
   }
   if (!isShaPrefix(text)) return { kind: 'malformed' };
-  const first = lowerBound(sorted, text);
+  const first = firstAtOrAfter(sorted, text);
   let end = first;
   while (end < sorted.length && sorted[end].startsWith(text)) end++;
   const matches = end - first;
