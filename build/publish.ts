@@ -104,6 +104,8 @@ function fillHoles(pieces: Pieces, values: Readonly<Record<string, string>>): { 
   return { bytes: Buffer.concat(parts), holes };
 }
 
+const sameHoles = (a: readonly HoleSpan[] | undefined, b: readonly HoleSpan[]): boolean => (a ?? []).length === b.length && b.every((span, index) => span.every((value, at) => value === a![index][at]));
+
 /** A stored document cut at its holes (the stand-in's values are left out). */
 function storedPieces(entry: ManifestEntry, stored: Buffer): Pieces {
   const pieces: string[] = [];
@@ -238,9 +240,15 @@ class Stage {
     if (body === null) return;
     const filled = typeof body === 'object' && 'pieces' in body ? fillHoles(body, rendition.holes ?? {}) : { bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), holes: [] };
     const object = await this.#store.put(filled.bytes);
-    this.counts.rendered++;
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
+    // A document composed for every release (it reads everything) that stored the same bytes as before: kept, as in put().
+    if (key === null && kept !== undefined && kept.key === undefined && kept.object === object && sameHoles(kept.holes, filled.holes)) {
+      this.#set(file, kept);
+      this.counts.kept++;
+      return;
+    }
+    this.counts.rendered++;
     const atTip = 'holes' in rendition && !(typeof body === 'object' && 'pieces' in body);
     const keep = key !== null && !atTip;
     // A length is the body's as served: a document with component markers has none.

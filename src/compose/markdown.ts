@@ -279,12 +279,11 @@ export function composeAdvisoryMarkdown(tip: TipDocuments, reach: AdvisoryReach)
       ? [
           `${plural(reach.reachCount, 'package reaches', 'packages reach')} an affected package through build and runtime dependencies; each path is a shortest one, from the package to the affected one:`,
           '',
+          // By name, as the advisory's page shows them: a version here would change this mirror, and
+          // the llms-full part that holds it, with every version bump of any package it lists.
           table(
-            ['Package', 'Version', 'Path'],
-            reach.reaching.map((entry) => {
-              const record = tip.records.get(nameKey(entry.culpritPath[0]))!;
-              return [packageRef(tip, record.name), escapeMarkdown(record.version), pathText(entry)];
-            }),
+            ['Package', 'Path'],
+            reach.reaching.map((entry) => [packageRef(tip, entry.culpritPath[0]), pathText(entry)]),
           ),
           ...(reach.reachCount > BLAST_RADIUS_SHOWN
             ? [

@@ -284,10 +284,10 @@ Active on 1 package at the latest commit:
 
 2 packages reach an affected package through build and runtime dependencies; each path is a shortest one, from the package to the affected one:
 
-| Package | Version | Path |
-|---|---|---|
-| [curl](${SITE}/pkgs/curl.md) | 8.0.0 | curl → openssl → zlib |
-| [openssl](${SITE}/pkgs/openssl.md) | 3.0.1 | openssl → zlib |
+| Package | Path |
+|---|---|
+| [curl](${SITE}/pkgs/curl.md) | curl → openssl → zlib |
+| [openssl](${SITE}/pkgs/openssl.md) | openssl → zlib |
 `);
   });
 });
