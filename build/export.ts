@@ -18,7 +18,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../src/store/atomic.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo } from '../src/store/layout.ts';
-import { carriesTip, documentBytes, manifestEntries, stateRecords } from '../src/store/manifest.ts';
+import { carriesTip, documentBytes, manifestEntries, documentSources } from '../src/store/manifest.ts';
 import { openObjects, readStoredObject } from '../src/store/objects.ts';
 import { renderHeadersFile, renderNginxRules } from '../src/http/static-rules.ts';
 import { serialize } from '../src/serialize.ts';
@@ -69,7 +69,7 @@ export async function exportRelease(out: string, dir: string): Promise<Exported>
   const objects = openObjects(out);
   const root = await readStateRoot(out, tip.sha);
   if (!root) throw new ExportError(`${out} has no state of its release's tip ${tip.sha}; run pkgcat build again`);
-  const records = stateRecords(objects, root);
+  const sources = documentSources(objects, root);
   const publicDir = paths.public(dir);
   const files: Record<string, string> = {};
   let written = 0;
@@ -92,7 +92,7 @@ export async function exportRelease(out: string, dir: string): Promise<Exported>
       kept++;
       continue;
     }
-    pending.push((async () => write(target, await documentBytes(entry, await readStoredObject(objects, entry.object), tip, file, records)))());
+    pending.push((async () => write(target, await documentBytes(entry, await readStoredObject(objects, entry.object), tip, file, sources)))());
     written++;
     if (pending.length >= 32) await Promise.all(pending.splice(0));
   }

@@ -150,6 +150,12 @@ export class ObjectStore {
     if (!keepIndex) await this.objects.close();
   }
 
+  /** The bytes of an object this build or an earlier one put (after its write, when it is in flight). */
+  async get(hash: string): Promise<Buffer> {
+    if (this.#inFlight.has(hash) || !this.objects.knows(hash)) await this.settled();
+    return readStoredObject(this.objects, hash);
+  }
+
   /** The byte length of a stored object. */
   async size(hash: string): Promise<number> {
     return this.#inFlight.get(hash) ?? (await readStoredObject(this.objects, hash)).length;

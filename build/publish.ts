@@ -19,7 +19,7 @@ import { countWritten } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
-import { readManifest, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
+import { readManifest, renderJoined, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
 import { sharedStrings } from '../src/memo.ts';
 import { openObjects, readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
@@ -105,18 +105,6 @@ function fillHoles(pieces: Pieces, values: Readonly<Record<string, string>>): { 
 }
 
 const sameHoles = (a: readonly HoleSpan[] | undefined, b: readonly HoleSpan[]): boolean => (a ?? []).length === b.length && b.every((span, index) => span.every((value, at) => value === a![index][at]));
-
-/** A stored document cut at its holes (the stand-in's values are left out). */
-function storedPieces(entry: ManifestEntry, stored: Buffer): Pieces {
-  const pieces: string[] = [];
-  let at = 0;
-  for (const [offset, length] of entry.holes ?? []) {
-    pieces.push(stored.toString('utf8', at, offset));
-    at = offset + length;
-  }
-  pieces.push(stored.toString('utf8', at));
-  return { pieces, holes: (entry.holes ?? []).map(([, , hole]) => hole) };
-}
 
 /**
  * One string per distinct input a document read. The documents' reads repeat the same inputs (every
@@ -238,7 +226,11 @@ class Stage {
     const { body } = rendered;
     const reads = this.#reads.of(rendered.reads);
     if (body === null) return;
-    const filled = typeof body === 'object' && 'pieces' in body ? fillHoles(body, rendition.holes ?? {}) : { bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), holes: [] };
+    const joined = typeof body === 'object' && 'joined' in body;
+    const filled =
+      typeof body === 'object' && 'pieces' in body ? fillHoles(body, rendition.holes ?? {})
+      : joined ? { bytes: Buffer.from(renderJoined(body.joined), 'utf8'), holes: [] }
+      : { bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), holes: [] };
     const object = await this.#store.put(filled.bytes);
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
@@ -251,9 +243,9 @@ class Stage {
     this.counts.rendered++;
     const atTip = 'holes' in rendition && !(typeof body === 'object' && 'pieces' in body);
     const keep = key !== null && !atTip;
-    // A length is the body's as served: a document with component markers has none.
-    const placement = filled.holes.length > 0 ? { holes: filled.holes } : rendered.components ? {} : { length: filled.bytes.length };
-    const entry = { object, ...placement, ...(rendered.components && { components: true as const }), ...(keep && { key }), ...(keep && reads && { reads }) };
+    // A length is the body's as served: a document with component markers, or that joins others, has none.
+    const placement = filled.holes.length > 0 ? { holes: filled.holes } : rendered.components || joined ? {} : { length: filled.bytes.length };
+    const entry = { object, ...placement, ...(rendered.components && { components: true as const }), ...(joined && { joined: true as const }), ...(keep && { key }), ...(keep && reads && { reads }) };
     this.inputs.rendered(file, keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
     this.#set(file, entry);
     this.problems.push(...(await this.#checks.problems(file, entry, filled.bytes)));
@@ -332,14 +324,13 @@ export async function publishRelease(
   const reachBefore = !keptReach ? null : current.reach?.key === keptReach.key ? current.reach : await readReach(openObjects(out), keptReach.key, keptReach.object);
   const content: ReleaseContent = { ...composed, reachBefore };
   const inputs = new InputTable(epoch, (input) => inputHash(content, input), current.inputs);
-  const stage = new Stage(store, current.manifest, current.reads, new DocumentChecks(content.tip, content.chain.length, (key) => recordOf(content, key)), inputs);
+  const stage = new Stage(store, current.manifest, current.reads, new DocumentChecks(content.tip, content.chain.length, { records: (key) => recordOf(content, key), object: (hash) => store.get(hash) }), inputs);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
-  // A row's files, once placed, for the writers that read them (llms-full.txt reads the mirrors).
+  // A row's files, once placed, for the writers that name them (llms-full joins the mirrors).
   const done = new Map(rows.map((row) => [row.id, Promise.withResolvers<void>()]));
   // A row that fails fails the build below; a reader waiting on it fails with it, nobody else.
   for (const { promise } of done.values()) promise.catch(() => {});
-  const objects = openObjects(out);
   /** The entry of a file of this release, once its row has placed it (a writer that reads other rows' files waits for them). */
   const placedEntry = async (rowId: string, params: Readonly<Record<string, string>>): Promise<{ file: string; entry: ManifestEntry }> => {
     const row = rows.find((candidate) => candidate.id === rowId)!;
@@ -352,15 +343,10 @@ export async function publishRelease(
   const context: WriterContext = {
     content,
     codeVersion: version,
-    placed: async (rowId, params) => {
-      const { entry } = await placedEntry(rowId, params);
-      await store.settled();
-      return storedPieces(entry, await readStoredObject(objects, entry.object));
-    },
     placedFile: async (rowId, params) => {
       const { entry } = await placedEntry(rowId, params);
       // A document with holes is stored with a stand-in's values, as long as the tip's.
-      return { object: entry.object, length: entry.length ?? (await store.size(entry.object)) };
+      return { object: entry.object, length: entry.length ?? (await store.size(entry.object)), holes: entry.holes ?? [] };
     },
   };
   // The rows' writers run side by side: the pages are laid out in worker threads while this one

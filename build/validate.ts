@@ -10,7 +10,7 @@
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
 import { assembleBody, fullBundleSegments, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot, type StoredBody } from '../src/store/layout.ts';
-import { carriesTip, documentBytes, readManifest, stateRecords, type ManifestEntry, type TipRecords } from '../src/store/manifest.ts';
+import { carriesTip, documentBytes, documentSources, readManifest, type DocumentSources, type ManifestEntry } from '../src/store/manifest.ts';
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { isReservedName } from '../src/grammar.ts';
@@ -207,14 +207,14 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
 export class DocumentChecks {
   readonly tip: CommitInfo;
   readonly chainLength: number;
-  readonly #records: TipRecords;
+  readonly #sources: DocumentSources;
   /** Bodies many files share (a badge is one of a few hundred) are checked once. */
   readonly #checkedBodies = new Map<string, boolean>();
 
-  constructor(tip: CommitInfo, chainLength: number, records: TipRecords) {
+  constructor(tip: CommitInfo, chainLength: number, sources: DocumentSources) {
     this.tip = tip;
     this.chainLength = chainLength;
-    this.#records = records;
+    this.#sources = sources;
   }
 
   /**
@@ -224,7 +224,7 @@ export class DocumentChecks {
   async problems(file: string, entry: ManifestEntry, stored: Buffer): Promise<string[]> {
     const owner = publicFileOwner(file);
     if (!owner) return [`${file} is no surface's file`];
-    const text = (await documentBytes(entry, stored, this.tip, file, this.#records)).toString('utf8');
+    const text = (await documentBytes(entry, stored, this.tip, file, this.#sources)).toString('utf8');
     if (owner.row.id === 'openapi') return openApiProblems(text);
     if (!owner.row.body) {
       const check = BODY_CHECKS[owner.row.contentType];
@@ -280,7 +280,7 @@ async function checkManifest(
   const tipRoot = await readStateRoot(out, info.tip.sha);
   // A tip without a state is reported by validateRelease; its documents cannot be read without it.
   if (!tipRoot) return;
-  const documents = new DocumentChecks(info.tip, chain.length, stateRecords(objects, tipRoot));
+  const documents = new DocumentChecks(info.tip, chain.length, documentSources(objects, tipRoot));
   const checkFile = async (file: string, entry: ManifestEntry): Promise<void> => {
     if (!publicFileOwner(file)) {
       problems.push(`${file} is no surface's file`);

@@ -27,6 +27,7 @@ import { closureDigests, closureExceeds, packageClosure, PRERENDERED_SBOM_CLOSUR
 import { composeSbom } from '../src/compose/sbom/index.ts';
 import { tipValues } from '../src/compose/tip-values.ts';
 import { contentHash } from '../src/store/hash.ts';
+import type { HoleSpan, JoinedSegment } from '../src/store/manifest.ts';
 import { resolveQuery } from '../src/surfaces/query.ts';
 import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
@@ -85,9 +86,14 @@ export interface Pieces {
   readonly holes: readonly string[];
 }
 
+/** A body that joins other stored documents (a part of llms-full and its mirrors: src/store/manifest.ts JoinedSegment). */
+export interface Joined {
+  readonly joined: readonly JoinedSegment[];
+}
+
 export interface Rendered {
   /** The document; with holes when it carries the tip (and its Rendition has `holes`). null: no file (the gateway composes it on request: PARTIAL_ROWS). */
-  readonly body: string | Uint8Array | Pieces | null;
+  readonly body: string | Uint8Array | Pieces | Joined | null;
   /** What it read (a traced document): the inputs its key covers. */
   readonly reads?: readonly string[];
   /** Its components are markers for the tip's (a floating SBOM: src/compose/sbom/markers.ts). */
@@ -130,10 +136,8 @@ export interface WriterContext {
    * by another version is rendered again.
    */
   readonly codeVersion: string;
-  /** A file of this release as stored, once its row has placed it, cut at its holes for the tip (llms-full reads the mirrors). */
-  readonly placed: (rowId: string, params: Readonly<Record<string, string>>) => Promise<Pieces>;
-  /** The object and length in bytes of a file of this release, once its row has placed it, without reading it (llms-full plans its parts from them). */
-  readonly placedFile: (rowId: string, params: Readonly<Record<string, string>>) => Promise<{ object: string; length: number }>;
+  /** The object, length in bytes and holes of a file of this release, once its row has placed it, without reading it (llms-full plans its parts from them, and joins them). */
+  readonly placedFile: (rowId: string, params: Readonly<Record<string, string>>) => Promise<{ object: string; length: number; holes: readonly HoleSpan[] }>;
 }
 
 /** The packages of the release whose `/api/pkgs/{name}...` files are written: a fixed route wins over a package of the same name (DECISIONS.md 4). */
@@ -478,8 +482,9 @@ const ENVELOPE_HOLE = '\u0000pkgcat-envelope\u0000';
 interface PlacedMirror extends MirrorSize {
   readonly row: 'package-markdown' | 'advisory-markdown';
   readonly params: Readonly<Record<string, string>>;
-  /** The object holding it: a part's key is made of its mirrors' objects. */
+  /** The object holding it, and its holes for the tip: a part's key is made of its mirrors' objects, and it joins them. */
   readonly object: string;
+  readonly holes: readonly HoleSpan[];
 }
 
 /** llms-full's plan: the mirrors in its order (every package by name, then every advisory by id), and how they fall into parts. */
@@ -502,8 +507,8 @@ function llmsFullOf({ content, placedFile }: WriterContext): Promise<LlmsFullPla
     entry = (async () => {
       const mirrors: PlacedMirror[] = [];
       const measure = async (label: string, row: PlacedMirror['row'], params: Record<string, string>) => {
-        const { object, length } = await placedFile(row, params);
-        mirrors.push({ label, row, params, object, bytes: length });
+        const { object, length, holes } = await placedFile(row, params);
+        mirrors.push({ label, row, params, object, holes, bytes: length });
       };
       for (const record of tip.records.values()) await measure(record.name, 'package-markdown', { name: record.name });
       for (const id of tip.advisories.keys()) await measure(id, 'advisory-markdown', { id });
@@ -514,15 +519,12 @@ function llmsFullOf({ content, placedFile }: WriterContext): Promise<LlmsFullPla
   return entry;
 }
 
-/** Where a mirror's hole sits in the text of a part of llms-full while it is composed: NUL never reaches a mirror (plainText). */
-const MIRROR_HOLE = /\u0000([A-Za-z]+)\u0000/g;
-
 /**
  * Part `number` of llms-full as a Rendition: its key is its header and its mirrors' objects, so a
- * commit composes again only the parts whose mirrors (or header) changed, and reads only their
- * mirrors (at most LLMS_FULL_PART_BYTES of them, or one). One file at a time: all at once, 20,000
- * packages run out of file descriptors (EMFILE). A mirror's holes for the tip (an advisory's link
- * to the tip's full bundle) are the part's.
+ * commit composes again only the parts whose mirrors (or header) changed. It is stored as the list
+ * of what it joins (its header and separators, its mirrors' objects and holes), which the readers
+ * join with the tip's values in the mirrors' holes: no mirror is read to compose it, and a part is
+ * a few kilobytes, not half a megabyte, for each commit that changes one of its mirrors.
  */
 function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, number: number): Rendition {
   const tip = tipOf(context.content);
@@ -530,24 +532,7 @@ function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, 
   const key = contentHash(['llms-full-part', context.codeVersion, llmsFullPartHeader(tip, number, parts.length), ...own.map(({ object }) => object)].join('\n'));
   return {
     key: () => key,
-    get holes() {
-      return storedHoles(undefined);
-    },
-    render: async () => {
-      const texts: string[] = [];
-      let holes = 0;
-      for (const { row, params } of own) {
-        const mirror = await context.placed(row, params);
-        texts.push(mirror.pieces.map((piece, index) => (index < mirror.holes.length ? `${piece}\u0000${mirror.holes[index]}\u0000` : piece)).join(''));
-        holes += mirror.holes.length;
-      }
-      const [first, ...rest] = composeLlmsFullPart(tip, parts, number, texts).split(MIRROR_HOLE);
-      if (rest.length !== 2 * holes) throw new Error(`part ${number} of llms-full lost a hole of its mirrors`);
-      const pieces = [first];
-      const names: string[] = [];
-      for (let index = 0; index < rest.length; index += 2) names.push(rest[index]), pieces.push(rest[index + 1]);
-      return { body: { pieces, holes: names } };
-    },
+    render: () => ({ body: { joined: composeLlmsFullPart(tip, parts, number, own.map(({ object, holes }): JoinedSegment => [object, holes])) } }),
   };
 }
 

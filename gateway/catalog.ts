@@ -231,7 +231,7 @@ export class Catalog {
     if (!entry) return null;
     const tip = release.info.tip;
     const name = carriesTip(entry) ? `${entry.object}.${tip.sha}.${file}` : entry.object;
-    const kept = await this.#files.get(`document:${name}`, async () => ({ bytes: await documentBytes(entry, await this.#object(entry.object), tip, file, (key) => this.#tipRecord(tip.sha, key)) }));
+    const kept = await this.#files.get(`document:${name}`, async () => ({ bytes: await documentBytes(entry, await this.#object(entry.object), tip, file, { records: (key) => this.#tipRecord(tip.sha, key), object: (hash) => this.#object(hash) }) }));
     return { bytes: kept!.bytes!, name };
   }
 

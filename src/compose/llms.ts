@@ -212,13 +212,14 @@ export function llmsFullPartHeader(tip: TipDocuments, number: number, count: num
 }
 
 /**
- * Part `number` (1-based) of llms-full.txt: its header, then its mirrors, each whole. `texts`: the
- * texts of this part's mirrors (those from `start` to `end` of the plan), in order.
+ * Part `number` (1-based) of llms-full.txt, in the order its pieces are joined: its header, then its
+ * mirrors, each whole, each after a separator. `mirrors`: this part's mirrors (those from `start` to
+ * `end` of the plan), in order, as the caller holds them (the build: their stored objects).
  */
-export function composeLlmsFullPart(tip: TipDocuments, parts: readonly LlmsFullPart[], number: number, texts: readonly string[]): string {
+export function composeLlmsFullPart<Mirror>(tip: TipDocuments, parts: readonly LlmsFullPart[], number: number, mirrors: readonly Mirror[]): (string | Mirror)[] {
   const { start, end } = parts[number - 1];
-  if (texts.length !== end - start) throw new Error(`part ${number} of llms-full holds ${end - start} mirrors, not ${texts.length}`);
-  const pieces = [llmsFullPartHeader(tip, number, parts.length)];
-  for (const text of texts) pieces.push(SEPARATOR, text);
-  return pieces.join('');
+  if (mirrors.length !== end - start) throw new Error(`part ${number} of llms-full holds ${end - start} mirrors, not ${mirrors.length}`);
+  const pieces: (string | Mirror)[] = [llmsFullPartHeader(tip, number, parts.length)];
+  for (const mirror of mirrors) pieces.push(SEPARATOR, mirror);
+  return pieces;
 }

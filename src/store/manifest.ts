@@ -29,6 +29,8 @@ export interface ManifestEntry {
   readonly holes?: readonly HoleSpan[];
   /** Its components are markers for the tip's (a floating SBOM: src/compose/sbom/markers.ts). */
   readonly components?: true;
+  /** Its object lists the segments it joins: text, and other stored documents (a part of llms-full and its mirrors: JoinedSegment). */
+  readonly joined?: true;
   /** The body's length in bytes, when it has no holes (llms-full is planned from its mirrors' lengths, without reading them). */
   readonly length?: number;
   /**
@@ -75,6 +77,17 @@ export function spliceHoles(stored: Buffer, spans: readonly HoleSpan[], values: 
   return { bytes: Buffer.concat(parts), holes };
 }
 
+/**
+ * A segment of a joined document: its own text, or a stored document as a manifest names it, its
+ * object and its holes for the tip. A part of llms-full is half a megabyte of mirrors; stored as
+ * the list of their objects, it is a few kilobytes, and a commit that changes a few mirrors in
+ * every part (a popular package's dependents show its version) writes a few kilobytes per part.
+ */
+export type JoinedSegment = string | readonly [object: string, holes: readonly HoleSpan[]];
+
+/** The stored object of a joined document. */
+export const renderJoined = (segments: readonly JoinedSegment[]): string => JSON.stringify(segments);
+
 /** The tip's values for the document at `file` (a package's document gets its name's serial number). */
 export function tipValuesOf(tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: string): Record<string, string> {
   return tipValues(tip, publicFileOwner(file)?.params.name);
@@ -83,13 +96,32 @@ export function tipValuesOf(tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: str
 /** The record of a package at the tip, by name key (null: none), for the components of a floating SBOM. */
 export type TipRecords = (key: string) => Promise<PackageRecord | null> | PackageRecord | null;
 
-/** The body of `file` at `tip`: the stored bytes, with the tip's values in their holes and the tip's components in their markers. */
-export async function documentBytes(entry: ManifestEntry, stored: Buffer, tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: string, records: TipRecords): Promise<Buffer> {
+/** What a document's body is made from besides its own object: the tip's records (a floating SBOM's components), other objects (a joined document's). */
+export interface DocumentSources {
+  readonly records: TipRecords;
+  readonly object: (hash: string) => Promise<Buffer>;
+}
+
+/** The body of `file` at `tip`: the stored bytes, with the tip's values in their holes and the tip's components in their markers, or the documents it joins. */
+export async function documentBytes(entry: ManifestEntry, stored: Buffer, tip: Pick<CommitInfo, 'sha' | 'pushedAt'>, file: string, sources: DocumentSources): Promise<Buffer> {
+  if (entry.joined) {
+    const values = tipValuesOf(tip, file);
+    const segments = JSON.parse(stored.toString('utf8')) as JoinedSegment[];
+    const parts = await Promise.all(
+      segments.map(async (segment) => {
+        if (typeof segment === 'string') return Buffer.from(segment, 'utf8');
+        const [object, holes] = segment;
+        const bytes = await sources.object(object);
+        return holes.length > 0 ? spliceHoles(bytes, holes, values).bytes : bytes;
+      }),
+    );
+    return Buffer.concat(parts);
+  }
   const spliced = entry.holes?.length ? spliceHoles(stored, entry.holes, tipValuesOf(tip, file)).bytes : stored;
   if (!entry.components) return spliced;
   const texts = await Promise.all(
     markedComponents(spliced).map(async (component) => {
-      const record = await records(component.key);
+      const record = await sources.records(component.key);
       if (!record) throw new Error(`${file} lists the component ${component.key}, which the tip does not have`);
       return [componentLabel(component), componentText(record, component.scope)] as const;
     }),
@@ -97,20 +129,27 @@ export async function documentBytes(entry: ManifestEntry, stored: Buffer, tip: P
   return fillComponentMarkers(spliced, new Map(texts));
 }
 
-/** The records of the state `root`, read a chunk at a time and kept for the caller's lifetime (the static export, the release check; the gateway keeps its own within its cache). */
-export function stateRecords(objects: ObjectBackend, root: Pick<StateRoot, 'records'>): TipRecords {
+/**
+ * What the documents of a release whose tip has the state `root` are made from: its records, read a
+ * chunk at a time and kept for the caller's lifetime, and the objects (the static export, the release
+ * check; the gateway keeps its own within its cache).
+ */
+export function documentSources(objects: ObjectBackend, root: Pick<StateRoot, 'records'>): DocumentSources {
   const chunks = new Map<string, Promise<Map<string, PackageRecord>>>();
-  return async (key) => {
-    const chunk = findChunk(root.records, key);
-    if (!chunk) return null;
-    let records = chunks.get(chunk.object);
-    if (!records) chunks.set(chunk.object, (records = readStoredObject(objects, chunk.object).then((bytes) => recordsOfChunk(bytes.toString('utf8')))));
-    return (await records).get(key) ?? null;
+  return {
+    records: async (key) => {
+      const chunk = findChunk(root.records, key);
+      if (!chunk) return null;
+      let records = chunks.get(chunk.object);
+      if (!records) chunks.set(chunk.object, (records = readStoredObject(objects, chunk.object).then((bytes) => recordsOfChunk(bytes.toString('utf8')))));
+      return (await records).get(key) ?? null;
+    },
+    object: (hash) => readStoredObject(objects, hash),
   };
 }
 
-/** Whether a document's bytes change with the tip: its holes and its components' markers take the tip's. */
-export const carriesTip = (entry: ManifestEntry): boolean => Boolean(entry.holes?.length || entry.components);
+/** Whether a document's bytes change with the tip: its holes, its components' markers and the holes of what it joins take the tip's. */
+export const carriesTip = (entry: ManifestEntry): boolean => Boolean(entry.holes?.length || entry.components || entry.joined);
 
 /** Chunks read at a time: a manifest is hundreds of small objects, and each read waits on the disk. */
 const READS_AT_A_TIME = 16;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo, type CatalogCommit } from '../../demo/catalog-writer.ts';
 import { advisory, build, hoursLater, manifest, releaseDocument, releaseManifest, temporaryDirectory } from '../helpers/catalog.ts';
+import { readObject } from '../../src/store/layout.ts';
 
 const SITE = 'http://127.0.0.1:8080';
 const DEPENDENTS = 320;
@@ -60,9 +61,11 @@ it('an advisory page and mirror whose blast radius is cut short link to the tip\
 
 it('are kept by a commit that changes nothing they show, holes and all, like the llms-full part that holds the mirror', async () => {
   const [before, after] = [await manifestOf(releases[0]), await manifestOf(releases[1])];
-  for (const path of ['advisories/BASE-1.html', 'advisories/BASE-1.md', 'llms-full/2.txt']) {
-    expect(after.get(path), path).toEqual(before.get(path));
-    expect(after.get(path)!.holes!.map(([, , hole]) => hole), path).toEqual(['sha']);
-  }
+  for (const path of ['advisories/BASE-1.html', 'advisories/BASE-1.md', 'llms-full/2.txt']) expect(after.get(path), path).toEqual(before.get(path));
+  for (const path of ['advisories/BASE-1.html', 'advisories/BASE-1.md']) expect(after.get(path)!.holes!.map(([, , hole]) => hole), path).toEqual(['sha']);
+  // The part joins the mirror's object, holes and all: it has none of its own.
+  const part = JSON.parse(await readObject(out, after.get('llms-full/2.txt')!.object).then(String)) as unknown[];
+  expect(after.get('llms-full/2.txt')).toMatchObject({ joined: true });
+  expect(part).toContainEqual([after.get('advisories/BASE-1.md')!.object, after.get('advisories/BASE-1.md')!.holes]);
   expect(after.get('pkgs/a-leaf.md')!.object).not.toBe(before.get('pkgs/a-leaf.md')!.object);
 });

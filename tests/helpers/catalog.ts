@@ -9,7 +9,7 @@ import { afterAll } from 'vitest';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
 import { exportRelease } from '../../build/export.ts';
 import { assembleBody, currentReleaseId, lookupPackage, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo } from '../../src/store/layout.ts';
-import { documentBytes, manifestEntries, stateRecords, type ManifestEntry } from '../../src/store/manifest.ts';
+import { documentBytes, manifestEntries, documentSources, type ManifestEntry } from '../../src/store/manifest.ts';
 import { openObjects } from '../../src/store/objects.ts';
 import { createHash } from 'node:crypto';
 
@@ -153,6 +153,6 @@ export async function releaseManifest(out: string, release: string): Promise<Map
 export async function releaseDocument(out: string, release: string, path: string): Promise<string> {
   const entry = (await releaseManifest(out, release)).get(path)!;
   const { tip } = await readJson<ReleaseInfo>(paths.releaseInfo(paths.release(out, release)));
-  const records = stateRecords(openObjects(out), (await readStateRoot(out, tip!.sha))!);
-  return (await documentBytes(entry, await readObject(out, entry.object), tip!, path, records)).toString('utf8');
+  const sources = documentSources(openObjects(out), (await readStateRoot(out, tip!.sha))!);
+  return (await documentBytes(entry, await readObject(out, entry.object), tip!, path, sources)).toString('utf8');
 }
