@@ -19,11 +19,12 @@ import { countWritten } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
-import { readManifest, renderJoined, renderManifestChunk, type HoleSpan, type ManifestEntry } from '../src/store/manifest.ts';
+import { readManifest, renderJoined, renderManifestChunk, type HoleSpan, type JoinedSegment, type ManifestEntry } from '../src/store/manifest.ts';
 import { sharedStrings } from '../src/memo.ts';
 import { openObjects, readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
 import { ChunkedCollection } from './chunks.ts';
+import { contentSegments, SEGMENTED_FROM_BYTES } from './segments.ts';
 import type { ObjectStore } from './objects.ts';
 import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
@@ -193,17 +194,31 @@ class Stage {
    */
   async put(file: string, body: string | Uint8Array): Promise<void> {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    const object = await this.#store.put(bytes);
+    const { object, segmented } = await this.#storeBody(bytes, true);
     const previous = this.#previous.get(file);
     if (previous?.object === object && previous.length === bytes.length) {
       this.#set(file, previous);
       this.counts.kept++;
       return;
     }
-    const entry = { object, length: bytes.length };
-    this.#set(file, entry);
-    this.problems.push(...(await this.#checks.problems(file, entry, bytes)));
+    this.#set(file, { object, length: bytes.length, ...(segmented && { joined: true as const }) });
+    // Checked on the bytes it serves.
+    this.problems.push(...(await this.#checks.problems(file, { object, length: bytes.length }, bytes)));
     this.counts.rendered++;
+  }
+
+  /**
+   * Stores a document's bytes: a large one with nothing for the readers to fill (`plain`) as its
+   * segments (build/segments.ts) and the list that joins them, so that a commit that changes a few
+   * of its lines stores a few segments; any other as one object. Resolves with the object the
+   * manifest names.
+   */
+  async #storeBody(bytes: Buffer, plain: boolean): Promise<{ object: string; segmented: boolean }> {
+    if (!plain || bytes.length < SEGMENTED_FROM_BYTES) return { object: await this.#store.put(bytes), segmented: false };
+    const segments = await Promise.all(
+      contentSegments(bytes).map(async (segment): Promise<JoinedSegment> => [await this.#store.put(Buffer.from(segment.buffer, segment.byteOffset, segment.byteLength)), []]),
+    );
+    return { object: await this.#store.put(renderJoined(segments)), segmented: true };
   }
 
   /** Whether a document of the previous release stays: its inputs did not change (the input table says so, or else its key). */
@@ -231,7 +246,7 @@ class Stage {
       typeof body === 'object' && 'pieces' in body ? fillHoles(body, rendition.holes ?? {})
       : joined ? { bytes: Buffer.from(renderJoined(body.joined), 'utf8'), holes: [] }
       : { bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), holes: [] };
-    const object = await this.#store.put(filled.bytes);
+    const { object, segmented } = await this.#storeBody(filled.bytes, filled.holes.length === 0 && !rendered.components && !joined);
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
     // A document composed for every release (it reads everything) that stored the same bytes as before: kept, as in put().
@@ -245,10 +260,11 @@ class Stage {
     const keep = key !== null && !atTip;
     // A length is the body's as served: a document with component markers, or that joins others, has none.
     const placement = filled.holes.length > 0 ? { holes: filled.holes } : rendered.components || joined ? {} : { length: filled.bytes.length };
-    const entry = { object, ...placement, ...(rendered.components && { components: true as const }), ...(joined && { joined: true as const }), ...(keep && { key }), ...(keep && reads && { reads }) };
+    const entry = { object, ...placement, ...(rendered.components && { components: true as const }), ...((joined || segmented) && { joined: true as const }), ...(keep && { key }), ...(keep && reads && { reads }) };
     this.inputs.rendered(file, keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
     this.#set(file, entry);
-    this.problems.push(...(await this.#checks.problems(file, entry, filled.bytes)));
+    // Checked on the bytes it serves: a segmented body's are those it was cut from.
+    this.problems.push(...(await this.#checks.problems(file, segmented ? { object, ...placement } : entry, filled.bytes)));
   }
 }
 

@@ -29,7 +29,7 @@ export interface ManifestEntry {
   readonly holes?: readonly HoleSpan[];
   /** Its components are markers for the tip's (a floating SBOM: src/compose/sbom/markers.ts). */
   readonly components?: true;
-  /** Its object lists the segments it joins: text, and other stored documents (a part of llms-full and its mirrors: JoinedSegment). */
+  /** Its object lists the segments it joins (JoinedSegment): a part of llms-full (its text and its mirrors), a large document (its content-defined segments). */
   readonly joined?: true;
   /** The body's length in bytes, when it has no holes (llms-full is planned from its mirrors' lengths, without reading them). */
   readonly length?: number;
@@ -78,10 +78,12 @@ export function spliceHoles(stored: Buffer, spans: readonly HoleSpan[], values: 
 }
 
 /**
- * A segment of a joined document: its own text, or a stored document as a manifest names it, its
- * object and its holes for the tip. A part of llms-full is half a megabyte of mirrors; stored as
- * the list of their objects, it is a few kilobytes, and a commit that changes a few mirrors in
- * every part (a popular package's dependents show its version) writes a few kilobytes per part.
+ * A segment of a joined document: its own text, or a stored object and its holes for the tip. A
+ * part of llms-full is half a megabyte of mirrors; stored as the list of their objects, it is a few
+ * kilobytes, and a commit that changes a few mirrors in every part (a popular package's dependents
+ * show its version) writes a few kilobytes per part. A document of 256 KiB or more with nothing to
+ * fill (the search page) is stored as its content-defined segments (build/segments.ts): a commit
+ * that changes one row of it stores one segment.
  */
 export type JoinedSegment = string | readonly [object: string, holes: readonly HoleSpan[]];
 
