@@ -5,8 +5,6 @@
  * so a commit that changes one row of a 9 MB search page stores one segment of about 64 KiB and the
  * list of them (src/store/manifest.ts JoinedSegment), not 9 MB.
  */
-import { createHash } from 'node:crypto';
-
 /** Bodies at least this large are stored as segments (the search page, llms.txt, a large sitemap). */
 export const SEGMENTED_FROM_BYTES = 256 * 1024;
 
@@ -15,8 +13,16 @@ const MIN_SEGMENT = 16 * 1024;
 const AVERAGE_SEGMENT = 64 * 1024;
 const MAX_SEGMENT = 256 * 1024;
 
-/** One pseudo-random 32-bit value per byte value, fixed forever: the segments are part of the output. */
-const GEAR = Int32Array.from({ length: 256 }, (_, byte) => createHash('sha256').update(`pkgcat gear ${byte}`).digest().readInt32LE(0));
+/** One pseudo-random 32-bit value per byte value (mulberry32 from a fixed seed), fixed forever: the segments are part of the output. */
+const GEAR = (() => {
+  let state = 0x706b6763;
+  return Int32Array.from({ length: 256 }, () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return t ^ (t >>> 14);
+  });
+})();
 
 /** `bytes` cut into segments of MIN_SEGMENT to MAX_SEGMENT bytes (the last may be shorter); joined, they are `bytes`. */
 export function contentSegments(bytes: Uint8Array): Uint8Array[] {
