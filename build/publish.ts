@@ -258,8 +258,12 @@ class Stage {
     this.counts.rendered++;
     const atTip = 'holes' in rendition && !(typeof body === 'object' && 'pieces' in body);
     const keep = key !== null && !atTip;
-    // A length is the body's as served: a document with component markers, or that joins others, has none.
-    const placement = filled.holes.length > 0 ? { holes: filled.holes } : rendered.components || joined ? {} : { length: filled.bytes.length };
+    // A length is the body's as served, when it takes nothing from the tip: a document with component markers has none, nor one that joins documents with holes.
+    const placement =
+      filled.holes.length > 0 ? { holes: filled.holes }
+      : rendered.components ? {}
+      : joined ? (body.joined.some((segment) => typeof segment !== 'string' && segment[1].length > 0) ? {} : { length: body.length })
+      : { length: filled.bytes.length };
     const entry = { object, ...placement, ...(rendered.components && { components: true as const }), ...((joined || segmented) && { joined: true as const }), ...(keep && { key }), ...(keep && reads && { reads }) };
     this.inputs.rendered(file, keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
     this.#set(file, entry);

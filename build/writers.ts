@@ -89,6 +89,8 @@ export interface Pieces {
 /** A body that joins other stored documents (a part of llms-full and its mirrors: src/store/manifest.ts JoinedSegment). */
 export interface Joined {
   readonly joined: readonly JoinedSegment[];
+  /** Its length as served: its segments' holes take values as long as the tip's. */
+  readonly length: number;
 }
 
 export interface Rendered {
@@ -532,7 +534,15 @@ function llmsFullPart(context: WriterContext, { mirrors, parts }: LlmsFullPlan, 
   const key = contentHash(['llms-full-part', context.codeVersion, llmsFullPartHeader(tip, number, parts.length), ...own.map(({ object }) => object)].join('\n'));
   return {
     key: () => key,
-    render: () => ({ body: { joined: composeLlmsFullPart(tip, parts, number, own.map(({ object, holes }): JoinedSegment => [object, holes])) } }),
+    render: () => {
+      const joined = composeLlmsFullPart(tip, parts, number, own.map(({ object, holes, bytes }) => ({ segment: [object, holes] as JoinedSegment, bytes })));
+      return {
+        body: {
+          joined: joined.map((piece) => (typeof piece === 'string' ? piece : piece.segment)),
+          length: joined.reduce((length, piece) => length + (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.bytes), 0),
+        },
+      };
+    },
   };
 }
 

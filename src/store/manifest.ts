@@ -31,7 +31,7 @@ export interface ManifestEntry {
   readonly components?: true;
   /** Its object lists the segments it joins (JoinedSegment): a part of llms-full (its text and its mirrors), a large document (its content-defined segments). */
   readonly joined?: true;
-  /** The body's length in bytes, when it has no holes (llms-full is planned from its mirrors' lengths, without reading them). */
+  /** The body's length in bytes, when nothing in it takes the tip's values (llms-full is planned from its mirrors' lengths, without reading them). */
   readonly length?: number;
   /**
    * What the document was rendered from: the digest of its inputs and of the code (build/publish.ts
@@ -150,8 +150,11 @@ export function documentSources(objects: ObjectBackend, root: Pick<StateRoot, 'r
   };
 }
 
-/** Whether a document's bytes change with the tip: its holes, its components' markers and the holes of what it joins take the tip's. */
-export const carriesTip = (entry: ManifestEntry): boolean => Boolean(entry.holes?.length || entry.components || entry.joined);
+/**
+ * Whether a document's bytes change with the tip: its holes, its components' markers and the holes
+ * of what it joins take the tip's (a joined document has a length when what it joins has no holes).
+ */
+export const carriesTip = (entry: ManifestEntry): boolean => Boolean(entry.holes?.length || entry.components || (entry.joined && entry.length === undefined));
 
 /** Chunks read at a time: a manifest is hundreds of small objects, and each read waits on the disk. */
 const READS_AT_A_TIME = 16;

@@ -66,6 +66,9 @@ it('are kept by a commit that changes nothing they show, holes and all, like the
   // The part joins the mirror's object, holes and all: it has none of its own.
   const part = JSON.parse(await readObject(out, after.get('llms-full/2.txt')!.object).then(String)) as unknown[];
   expect(after.get('llms-full/2.txt')).toMatchObject({ joined: true });
+  // It joins a mirror with a hole: its bytes take the tip's, so it has no length of its own; part 1 joins none, and has its length.
+  expect(after.get('llms-full/2.txt')!.length).toBeUndefined();
+  expect(after.get('llms-full/1.txt')).toMatchObject({ joined: true, length: Buffer.byteLength(await served(releases[1], 'llms-full/1.txt')) });
   expect(part).toContainEqual([after.get('advisories/BASE-1.md')!.object, after.get('advisories/BASE-1.md')!.holes]);
   expect(after.get('pkgs/a-leaf.md')!.object).not.toBe(before.get('pkgs/a-leaf.md')!.object);
 });
