@@ -1,8 +1,8 @@
 /**
  * What the surfaces read, made once per app: the output directory, its releases, caches of things
  * that never change once written (state roots, chunks, composed bodies, bodies as sent), each
- * bounded by bytes (CatalogLimits), and bounds on the work that holds large buffers (assembling a
- * bundle, compressing or composing a body). It also answers per-package questions at any commit
+ * bounded by bytes (CatalogLimits), and bounds on the work that holds large buffers (joining a
+ * bundle or a document from its stored parts, compressing or composing a body). It also answers per-package questions at any commit
  * (a package's record, its dependency closure, its transitive advisories) from the state root's
  * keyed chunks, without assembling a whole bundle.
  */
@@ -19,7 +19,7 @@ import { openObjects, type ObjectBackend, type ObjectEncoding } from '../src/sto
 import { AccelBodies } from './accel.ts';
 import { ComposedStore } from './composed-store.ts';
 import { DiskCache, isAbsentFile, type DiskCacheStats } from './disk-cache.ts';
-import { BodyCache, type WorkObserver } from './encoding.ts';
+import { BodyCache, type WorkEvent, type WorkObserver } from './encoding.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { Once, OnceCache, Semaphore, type CacheLookups, type CacheStats } from './lru.ts';
 import { Releases, type Release } from './release.ts';
@@ -46,7 +46,7 @@ export interface CatalogLimits {
   readonly manifestChunkBytes?: number;
   /** Parsed record and transitive chunks (half each). Default 16 MiB. */
   readonly recordChunkBytes?: number;
-  /** Bundles being assembled from their chunks at once; the others wait. Default 4. */
+  /** Bodies being joined from stored parts at once (bundles from their chunks, joined documents from what they join); the others wait. Default 4. */
   readonly assemblies?: number;
   /** Bodies being compressed at once (each holds a brotli or gzip state of several MiB); the others wait. Default 2. */
   readonly compressions?: number;
@@ -71,11 +71,33 @@ export const DEFAULT_LIMITS: Required<CatalogLimits> = {
 };
 
 /**
- * Files larger than this are not kept in memory (they are read each time). A part of llms-full (at
- * most 512 KiB and its header) is kept: it is joined from its mirrors, a few hundred reads, and
- * joining it for every request served it at half the rate of reading it whole.
+ * Files larger than this are not kept in memory (they are read each time). A part of llms-full
+ * whose mirrors take the tip's values (at most 512 KiB and its header) is kept: it is joined from
+ * its mirrors, a few hundred reads, and joining it for every request served it at half the rate of
+ * reading it whole. Joined documents that take nothing from the tip are kept with the bodies as
+ * sent instead (AssembledBody).
  */
 const KEEP_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A body joined from stored parts when asked for: a bundle from its chunks, a joined document (a
+ * part of llms-full, a large document's segments: src/store/manifest.ts) from what it joins. Its
+ * length is known before, so a client served a kept compressed copy, or a HEAD, costs no join.
+ */
+export interface AssembledBody {
+  readonly length: number;
+  /** Names these bytes among the bodies kept as sent (encoding.ts BodyCache). */
+  readonly identity: string;
+  /** A sha-pinned body's ETag. */
+  readonly etag?: string;
+  /** A name these bytes always have, whatever the release (a floats-latest document's object). */
+  readonly stableName?: string;
+  /** The bytes: a copy kept as sent, else joined at most `assemblies` at a time, once for all concurrent callers. */
+  readonly assemble: () => Promise<Buffer>;
+}
+
+/** A document of a release at its tip: its bytes, or, when it joins other objects and takes nothing from the tip, the body that joins them. */
+export type ReleaseDocument = { readonly name: string } & ({ readonly bytes: Buffer } | { readonly body: AssembledBody });
 
 export interface CatalogOptions {
   /** Ed25519 private keys that sign commit digests (`serve --signing-key`); none: digests go unsigned. */
@@ -120,6 +142,7 @@ export class Catalog {
   readonly #assemblies: Semaphore;
   readonly #compressions: Semaphore;
   readonly #compositions: Semaphore;
+  /** Joins running, by identity: concurrent callers share one. */
   readonly #assembling = new Once<Buffer>();
   readonly #observe: WorkObserver;
   readonly #roots: OnceCache<{ size: number; root: StateRoot }>;
@@ -165,24 +188,22 @@ export class Catalog {
     }
   }
 
-  /**
-   * A stored body (a bundle) as bytes, assembled from its chunks at most `assemblies` at a time,
-   * once for all concurrent callers. With `keep`, kept with the bodies as sent, so that a client
-   * without `Accept-Encoding` is served from memory as fast as one with it; without, the bytes are
-   * only read (to be compressed, or parsed for a diff), and a copy kept already is used.
-   */
-  assembled(body: StoredBody, { keep }: { keep: boolean }): Promise<Buffer> {
+  /** A bundle, assembled from its chunks when asked for (AssembledBody). */
+  bundle(body: StoredBody): AssembledBody {
     const identity = `stored:${body.etag}`;
+    return { length: body.length, identity, etag: body.etag, assemble: () => this.#assemble(identity, { kind: 'assemble', etag: body.etag }, () => assembleBody(this.out, body)) };
+  }
+
+  /** The bytes of `identity`: a copy kept as sent, else `join` run at most `assemblies` at a time, once for all concurrent callers. */
+  #assemble(identity: string, event: WorkEvent, join: () => Promise<Buffer>): Promise<Buffer> {
     const kept = this.bodies.keptPlain(identity);
     if (kept) return Promise.resolve(kept);
-    const assemble = () =>
-      this.#assembling.run(body.etag, () =>
-        this.#assemblies.run(() => {
-          this.#observe({ kind: 'assemble', etag: body.etag });
-          return assembleBody(this.out, body);
-        }),
-      );
-    return keep ? this.bodies.plain(identity, assemble) : assemble();
+    return this.#assembling.run(identity, () =>
+      this.#assemblies.run(() => {
+        this.#observe(event);
+        return join();
+      }),
+    );
   }
 
   stats(): CatalogStats {
@@ -224,7 +245,7 @@ export class Catalog {
    * Null when the release has no such file. Both never change, so the bytes are kept (small
    * documents only, bounded by size, with the objects).
    */
-  async releaseDocument(release: Release, file: string): Promise<{ bytes: Buffer; name: string } | null> {
+  async releaseDocument(release: Release, file: string): Promise<ReleaseDocument | null> {
     const ref = findChunk(release.manifest, file);
     if (!ref || !release.info.tip) return null;
     const chunk = await this.#manifestChunks.get(ref.object, async () => {
@@ -235,8 +256,13 @@ export class Catalog {
     if (!entry) return null;
     const tip = release.info.tip;
     const name = carriesTip(entry) ? `${entry.object}.${tip.sha}.${file}` : entry.object;
-    const kept = await this.#files.get(`document:${name}`, async () => ({ bytes: await documentBytes(entry, await this.#object(entry.object), tip, file, { records: (key) => this.#tipRecord(tip.sha, key), object: (hash) => this.#object(hash) }) }));
-    return { bytes: kept!.bytes!, name };
+    const bytes = async () => documentBytes(entry, await this.#object(entry.object), tip, file, { records: (key) => this.#tipRecord(tip.sha, key), object: (hash) => this.#object(hash) });
+    if (entry.joined && entry.length !== undefined) {
+      const identity = `document:${name}`;
+      return { name, body: { length: entry.length, identity, stableName: name, assemble: () => this.#assemble(identity, { kind: 'join', file }, bytes) } };
+    }
+    const kept = await this.#files.get(`document:${name}`, async () => ({ bytes: await bytes() }));
+    return { name, bytes: kept!.bytes! };
   }
 
   /**

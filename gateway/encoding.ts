@@ -36,6 +36,8 @@ export function negotiateEncoding(header: string | undefined): Encoding {
 /** Work the gateway does on a cache miss, reported to an observer (the tests count it; nothing else needs it). */
 export type WorkEvent =
   | { readonly kind: 'assemble'; readonly etag: string }
+  /** A release's joined document (`file`), joined from what it joins. */
+  | { readonly kind: 'join'; readonly file: string }
   | { readonly kind: 'compress'; readonly identity: string; readonly encoding: Exclude<Encoding, 'identity'> }
   | { readonly kind: 'compose'; readonly file: string };
 

@@ -3,9 +3,10 @@
  * Accept-Encoding` on every body, the encoding the client accepts, and no body for HEAD. Bodies
  * are written with `res.end`/`res.write`, never `res.send`, so Express adds no ETag, never
  * answers 304 (SPEC.md: no endpoint answers conditional requests) and guesses no charset.
- * Every body leaves from memory: a bundle is assembled from its chunks once and kept, and a
- * compressed copy is made once and kept (catalog.ts, encoding.ts), so a client that sends no
- * `Accept-Encoding` is served as a file would be, not by reading every chunk again.
+ * Every body leaves from memory: a bundle or a joined document is joined from its stored parts
+ * once and kept, and a compressed copy is made once and kept (catalog.ts, encoding.ts), so a
+ * client that sends no `Accept-Encoding` is served as a file would be, not by reading every part
+ * again, and one served a kept compressed copy costs no join.
  * In the X-Accel-Redirect mode (accel.ts) the same headers go out with `X-Accel-Redirect` naming
  * the file that holds the body, and nginx sends it.
  */
@@ -34,6 +35,7 @@ function finish(req: Request, res: Response, bytes: Buffer, encoding: Encoding):
 
 type BodyAnswer = Exclude<Answer, { kind: 'redirect' }>;
 
+
 /** The encoding a body of `length` bytes is sent in (the default mode's rule). */
 function encodingFor(wanted: Encoding, length: number): Encoding {
   return wanted === 'identity' || length < COMPRESS_MIN_BYTES ? 'identity' : wanted;
@@ -44,22 +46,16 @@ function encodingFor(wanted: Encoding, length: number): Encoding {
  * encoding: see accel.ts for which. Null: the gateway sends the body itself.
  */
 async function accelTarget(accel: AccelBodies, catalog: Catalog, answer: BodyAnswer, wanted: Encoding): Promise<{ file: string; encoding: Encoding; etag?: string } | null> {
-  if (answer.kind === 'bytes') {
-    const encoding = encodingFor(wanted, answer.bytes.length);
-    if (encoding === 'identity' && answer.file) return { file: answer.file, encoding, etag: answer.etag };
+  if (answer.kind === 'bytes' || answer.kind === 'assembled') {
+    const [length, plain] = answer.kind === 'bytes' ? [answer.bytes.length, async () => answer.bytes] : [answer.length, answer.assemble];
+    const encoding = encodingFor(wanted, length);
+    if (encoding === 'identity' && answer.kind === 'bytes' && answer.file) return { file: answer.file, encoding, etag: answer.etag };
     // Only bodies with a name of their own are written to the cache: a sha-pinned body's ETag, a floats-latest document's object and tip.
     const name = answer.etag ? etagKey(answer.etag) : answer.stableName && contentHash(answer.stableName);
     if (!name) return null;
-    const load = encoding === 'identity' ? async () => answer.bytes : () => catalog.bodies.compressed(answer.identity, encoding, async () => answer.bytes);
+    const load = encoding === 'identity' ? plain : () => catalog.bodies.compressed(answer.identity, encoding, plain);
     const file = await accel.materialize(name, encoding, load);
     return file ? { file, encoding, etag: answer.etag } : null;
-  }
-  if (answer.kind === 'stored') {
-    const { body } = answer;
-    const encoding = encodingFor(wanted, body.length);
-    const load = encoding === 'identity' ? () => catalog.assembled(body, { keep: false }) : () => catalog.bodies.compressed(`stored:${body.etag}`, encoding, () => catalog.assembled(body, { keep: false }));
-    const file = await accel.materialize(etagKey(body.etag), encoding, load);
-    return file ? { file, encoding, etag: body.etag } : null;
   }
   // A content-addressed object lives in a pack, no file of its own: written once to the cache, as a bundle is.
   const etag = answer.etag ?? weakEtag(answer.hash);
@@ -116,18 +112,17 @@ export async function sendAnswer(req: Request, res: Response, surface: Surface, 
     return finish(req, res, bytes, encoding);
   }
 
-  if (answer.kind === 'stored') {
-    const { body } = answer;
-    const encoding = encodingFor(wanted, body.length);
+  if (answer.kind === 'assembled') {
+    const encoding = encodingFor(wanted, answer.length);
     if (encoding === 'identity' && req.method === 'HEAD') {
-      bodyHeaders(res, surface, answer, body.etag);
-      res.setHeader('Content-Length', String(body.length));
+      bodyHeaders(res, surface, answer, answer.etag);
+      res.setHeader('Content-Length', String(answer.length));
       res.end();
       return;
     }
     // Kept as sent: the plain bytes for a client that takes them, the compressed ones only otherwise.
-    const bytes = encoding === 'identity' ? await catalog.assembled(body, { keep: true }) : await catalog.bodies.compressed(`stored:${body.etag}`, encoding, () => catalog.assembled(body, { keep: false }));
-    bodyHeaders(res, surface, answer, body.etag);
+    const bytes = encoding === 'identity' ? await catalog.bodies.plain(answer.identity, answer.assemble) : await catalog.bodies.compressed(answer.identity, encoding, answer.assemble);
+    bodyHeaders(res, surface, answer, answer.etag);
     return finish(req, res, bytes, encoding);
   }
 

@@ -4,10 +4,9 @@
  * a typed Failure; the gateway turns a Failure into the specification's HTTP error
  * (errors.ts httpErrorOf), and the tool server will turn it into an `isError` result.
  */
-import type { StoredBody } from '../src/store/layout.ts';
 import type { QueryValues } from '../src/surfaces/query.ts';
 import type { SurfaceRow } from '../src/surfaces/registry.ts';
-import type { Catalog } from './catalog.ts';
+import type { AssembledBody, Catalog } from './catalog.ts';
 import type { Release } from './release.ts';
 
 export type { Family } from '../src/surfaces/registry.ts';
@@ -39,8 +38,8 @@ export type Answer =
    * and tip), so that the X-Accel-Redirect mode may write them to its cache (accel.ts).
    */
   | (AnswerHeaders & { readonly kind: 'bytes'; readonly bytes: Buffer; readonly identity: string; readonly etag?: string; readonly file?: string; readonly stableName?: string })
-  /** A StoredBody of a state root: assembled from its chunks once and kept (catalog.ts); its ETag is the body's. */
-  | (AnswerHeaders & { readonly kind: 'stored'; readonly body: StoredBody })
+  /** A body joined from stored parts when asked for (a bundle, a joined document: catalog.ts AssembledBody), and kept as sent. */
+  | (AnswerHeaders & { readonly kind: 'assembled' } & AssembledBody)
   /** A content-addressed object, with brotli and gzip copies when the build stored them. ETag `W/"<hash>"` unless given. */
   | (AnswerHeaders & { readonly kind: 'object'; readonly hash: string; readonly etag?: string })
   | { readonly kind: 'redirect'; readonly status: 301 | 302; readonly location: string; readonly cacheControl: string };

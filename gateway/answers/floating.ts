@@ -17,7 +17,8 @@ import { noCommitsFailure, unknownAdvisoryFailure, unknownPartFailure, type Answ
  */
 export async function releaseFile(catalog: Catalog, release: Release, id: SurfaceId, params: Record<string, string> = {}, query: QueryValues = {}): Promise<Answer | null> {
   const document = await catalog.releaseDocument(release, fillTemplate(publicFileFor(surface(id), query), params));
-  return document && { kind: 'bytes', bytes: document.bytes, identity: `document:${document.name}`, stableName: document.name };
+  if (!document) return null;
+  return 'body' in document ? { kind: 'assembled', ...document.body } : { kind: 'bytes', bytes: document.bytes, identity: `document:${document.name}`, stableName: document.name };
 }
 
 /** The public file of registry row `id` (the variant file of `query` when it has one), which every release has. */

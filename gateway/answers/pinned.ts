@@ -15,11 +15,11 @@ async function stateOf({ catalog, params }: ResolveRequest, param = 'sha'): Prom
 }
 
 export async function listingBundle(request: ResolveRequest): Promise<Answer> {
-  return { kind: 'stored', body: (await stateOf(request)).listing };
+  return { kind: 'assembled', ...request.catalog.bundle((await stateOf(request)).listing) };
 }
 
 export async function fullBundle(request: ResolveRequest): Promise<Answer> {
-  return { kind: 'stored', body: (await stateOf(request)).full };
+  return { kind: 'assembled', ...request.catalog.bundle((await stateOf(request)).full) };
 }
 
 /** deps.json / versions.json: the commit's package index entry; a failure when it has no such body. */
@@ -46,7 +46,7 @@ export async function diff(request: ResolveRequest): Promise<Answer> {
   if (head.parent === base && head.parentDiff !== null) return { kind: 'object', hash: head.parentDiff };
   const older = await stateOf(request, 'base');
   const compose = async () => {
-    const [baseListing, headListing] = await Promise.all([catalog.assembled(older.listing, { keep: false }), catalog.assembled(head.listing, { keep: false })]);
+    const [baseListing, headListing] = await Promise.all([catalog.bundle(older.listing).assemble(), catalog.bundle(head.listing).assemble()]);
     return Buffer.from(serialize(composeDiff(JSON.parse(baseListing.toString('utf8')) as DiffSide, JSON.parse(headListing.toString('utf8')) as DiffSide)), 'utf8');
   };
   const body = await catalog.composed.get(paths.composedDiff(catalog.out, sha, base), compose);

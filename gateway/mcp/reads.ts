@@ -42,9 +42,9 @@ export async function answerBytes(context: ToolContext, answer: Answer): Promise
   switch (answer.kind) {
     case 'bytes':
       return answer.bytes;
-    case 'stored':
+    case 'assembled':
       // Bounded and shared with the HTTP routes: a copy kept for plain clients is used, none is made.
-      return context.catalog.assembled(answer.body, { keep: false });
+      return answer.assemble();
     case 'object': {
       const bytes = await context.catalog.storedObject(answer.hash);
       if (!bytes) throw new Error(`object ${answer.hash} is missing from the object store`);

@@ -23,7 +23,7 @@ export class SearchIndexes {
   of({ release, root }: Latest): Promise<SearchIndex> {
     let index = this.#byRelease.get(release.id);
     if (!index) {
-      index = this.#catalog.assembled(root.listing, { keep: false }).then((bytes) => buildSearchIndex(JSON.parse(bytes.toString('utf8')) as ListingBundle));
+      index = this.#catalog.bundle(root.listing).assemble().then((bytes) => buildSearchIndex(JSON.parse(bytes.toString('utf8')) as ListingBundle));
       // A failed build (a release pruned under us) is not remembered; the next call retries.
       index.catch(() => this.#byRelease.delete(release.id));
       this.#byRelease.set(release.id, index);

@@ -3,13 +3,18 @@
  * (build/segments.ts, docs/decisions.md "What a document is made from"). The story: a catalog of
  * 1,200 packages, whose search page passes 256 KiB; one package's version bump changes one row of
  * it, and stores one or two of its segments, not the whole page; every reader serves the bytes a
- * build from scratch gives. llms.txt, under 256 KiB here, stays one object.
+ * build from scratch gives. llms.txt, under 256 KiB here, stays one object. The gateway joins the
+ * page once for all the clients asking at the same time, and a client served a kept compressed copy
+ * costs no join (counted through its work observer, never timed).
  */
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { WorkEvent } from '../../gateway/encoding.ts';
 import { appendCommits, createCatalogRepo, type CatalogCommit } from '../../demo/catalog-writer.ts';
 import { contentSegments } from '../../build/segments.ts';
 import { readObject } from '../../src/store/layout.ts';
+import { rawGet, startGateway } from '../gateway/harness.ts';
 import { build, exportedFile, hoursLater, manifest, releaseDocument, releaseManifest, temporaryDirectory } from '../helpers/catalog.ts';
 
 const KIB = 1024;
@@ -114,6 +119,33 @@ describe('a large document, published', () => {
       expect(served).toBe(await releaseDocument(fresh, freshRelease, file));
       expect((await exportedFile(out, file)).toString('utf8')).toBe(served);
       expect((await exportedFile(fresh, file)).toString('utf8')).toBe(served);
+    }
+  });
+
+  it('is joined once for the clients asking at the same time, and not for one served a kept compressed copy (over HTTP)', async () => {
+    const events: WorkEvent[] = [];
+    const gateway = await startGateway(out, join(dir, 'gateway'), { observe: (event) => events.push(event) });
+    try {
+      const page = await releaseDocument(fresh, freshRelease, 'index.html');
+      const joins = () => events.filter((event) => event.kind === 'join' && event.file === 'index.html').length;
+      const eight = (encoding: string) => Promise.all(Array.from({ length: 8 }, () => rawGet(gateway.url, '/', { 'accept-encoding': encoding })));
+      for (const reply of await eight('br')) {
+        expect([reply.status, reply.headers['content-encoding']]).toEqual([200, 'br']);
+        expect(brotliDecompressSync(reply.body).toString('utf8')).toBe(page);
+      }
+      expect(joins()).toBe(1);
+      await eight('br');
+      expect(joins()).toBe(1);
+      // A HEAD gives the length without joining; the plain page is joined once more, and kept.
+      const head = await fetch(`${gateway.url}/`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+      expect([head.status, head.headers.get('content-length')]).toEqual([200, String(Buffer.byteLength(page))]);
+      expect(joins()).toBe(1);
+      for (const reply of await eight('identity')) expect(reply.body.toString('utf8')).toBe(page);
+      expect(joins()).toBe(2);
+      for (const reply of await eight('gzip')) expect(gunzipSync(reply.body).toString('utf8')).toBe(page);
+      expect(joins()).toBe(2);
+    } finally {
+      await gateway.close();
     }
   });
 });
