@@ -155,7 +155,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
 /** The access log's line: the route (a registry row id), never the path, which may hold anything a client sends. */
 function accessLine(entry: AccessEntry): void {
   const aborted = entry.aborted ? ' (the client went away)' : '';
-  log.info('http.request', `${entry.method} ${entry.route} ${entry.status} ${entry.bytes} B ${entry.durationMs} ms ${entry.requestId}${aborted}`, { ...entry });
+  log.access(`${entry.method} ${entry.route} ${entry.status} ${entry.bytes} B ${entry.durationMs} ms ${entry.requestId}${aborted}`, { ...entry });
 }
 
 /** The flags that choose a listener's port and address, as a message names them. */
