@@ -259,7 +259,7 @@ async function buildLocked(
   // shows where the build next uses them.
   void Promise.all([store.hasRoot(tip), loadSite()]).catch(() => {});
   // After a force-push, the newest checkpoint still on main: a few commits back, not the root.
-  const checkpoints = new Checkpoints(out, chain, options.checkpointSpacings);
+  const checkpoints = new Checkpoints(out, store, chain, options.checkpointSpacings);
   const { model, composer, startedFrom } = await startingPoint(warm, chain, checkpoints, { CatalogModel, Composer });
 
   const logged = await repo.log(tip, startedFrom);

@@ -6,19 +6,14 @@
  * new one, never a partial one.
  *
  * - `writeFileAtomic`: rename into place; an existing file is replaced.
- * - `writeStreamAtomic`: the same for a file written in pieces (one too large to hold in memory
- *   as one string: the build's checkpoints).
  * - `writeFileOnce`: link into place; an existing file is kept (the first writer wins), which is
  *   what a generated secret or a lock file needs.
  * - `linkFile`: a second name for a file that is never written again (a document a release keeps
  *   from the one before, a body many files of a release share).
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { link, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable, type Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 export interface AtomicWriteOptions {
   /**
@@ -109,25 +104,6 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     throw error;
   }
   if (options.durable) await syncDirectory(dirname(file));
-}
-
-/**
- * Writes `file` atomically from `pieces`, passed through `transforms` (a compressor), without
- * holding the whole file: a temporary sibling, then rename. An existing `file` is replaced.
- */
-export async function writeStreamAtomic(file: string, pieces: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>, ...transforms: Transform[]): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = temporaryName(file);
-  const output = createWriteStream(temporary, { flags: 'wx' });
-  try {
-    await pipeline([Readable.from(pieces), ...transforms, output]);
-    tally.files += 1;
-    tally.bytes += output.bytesWritten;
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
-    throw error;
-  }
 }
 
 /**

@@ -19,7 +19,7 @@ const build = (repo: string, out: string): Promise<BuildResult> =>
 
 /** The shas that have a checkpoint, sorted. */
 async function checkpointed(out: string): Promise<string[]> {
-  return (await readdir(checkpointDirectory(out))).map((name) => name.replace('.json.gz', '')).sort();
+  return (await readdir(checkpointDirectory(out))).map((name) => name.replace('.json', '')).sort();
 }
 
 /** `commits` told apart from the originals: same files, another message, so other shas. */

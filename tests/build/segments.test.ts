@@ -5,13 +5,16 @@
  * it, and stores one or two of its segments, not the whole page; every reader serves the bytes a
  * build from scratch gives. llms.txt, under 256 KiB here, stays one object. The gateway joins the
  * page once for all the clients asking at the same time, and a client served a kept compressed copy
- * costs no join (counted through its work observer, never timed).
+ * costs no join (counted through its work observer, never timed). The build's checkpoints are
+ * stored the same way: a commit that changes no package stores one segment of its checkpoint.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorkEvent } from '../../gateway/encoding.ts';
-import { appendCommits, createCatalogRepo, type CatalogCommit } from '../../demo/catalog-writer.ts';
+import { appendCommits, createCatalogRepo, git, type CatalogCommit } from '../../demo/catalog-writer.ts';
+import { checkpointDirectory } from '../../build/checkpoints.ts';
 import { contentSegments } from '../../build/segments.ts';
 import { readObject } from '../../src/store/layout.ts';
 import { rawGet, startGateway } from '../gateway/harness.ts';
@@ -147,5 +150,15 @@ describe('a large document, published', () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it('stores a checkpoint as the segments of its lines: a commit that changes no package stores one, the line naming the commit', async () => {
+    const segmentsAt = async (sha: string) => (JSON.parse(await readFile(join(checkpointDirectory(out), `${sha}.json`), 'utf8')) as { segments: string[] }).segments;
+    const [tip] = await git(join(dir, 'catalog'), ['rev-parse', 'main']).then((text) => text.split('\n'));
+    const [next] = await appendCommits(join(dir, 'catalog'), [{ message: 'Add a README', time: hoursLater(2), files: { 'README.md': '# The catalog\n' } }]);
+    await build(join(dir, 'catalog'), out);
+    const [before, after] = [await segmentsAt(tip), await segmentsAt(next)];
+    expect(after.length).toBeGreaterThan(4);
+    expect(after.filter((segment) => !before.includes(segment))).toEqual([after[0]]);
   });
 });

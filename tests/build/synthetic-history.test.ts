@@ -39,10 +39,10 @@ describe('a generated history of 160 commits with frequent dependency changes', 
     // A build that resumes from its oldest checkpoint goes over dozens of commits already built,
     // noting each and composing only at the spaced checkpoints: the changes of many commits are
     // composed at once.
-    const saved = (await readdir(checkpointDirectory(out))).filter((file) => file.endsWith('.json.gz'));
+    const saved = (await readdir(checkpointDirectory(out))).filter((file) => file.endsWith('.json'));
     const shas = (await git(repo, ['rev-list', '--reverse', 'main'])).split('\n').filter(Boolean);
-    const oldest = shas.find((sha) => saved.includes(`${sha}.json.gz`))!;
-    for (const file of saved) if (file !== `${oldest}.json.gz`) await rm(join(checkpointDirectory(out), file));
+    const oldest = shas.find((sha) => saved.includes(`${sha}.json`))!;
+    for (const file of saved) if (file !== `${oldest}.json`) await rm(join(checkpointDirectory(out), file));
     await respell(repo, 'Chain-0002', 'chain-0002');
     const resumed = await build(repo, out);
     expect(resumed.resumedFrom).toBe(oldest);
