@@ -148,7 +148,6 @@ async function read(store: ObjectStore, file: string): Promise<Checkpoint | null
     const first = await lines.next();
     if (first.done) return null;
     const header = JSON.parse(first.value) as Header;
-    if (header.layout !== LAYOUT_VERSION) return null;
     const model = Object.fromEntries(MODEL_LISTS.map((section) => [section, []])) as unknown as ModelSnapshot;
     // The rollups are packed as they are read: as text, they are most of the checkpoint.
     const transitive = new PackedStrings();
@@ -215,7 +214,7 @@ export class Checkpoints {
   /** Stores the checkpoint's lines (the segments not stored yet), then its file once they are in the packs. */
   async save(checkpoint: Checkpoint): Promise<void> {
     const segments: string[] = [];
-    const store = async (pieces: readonly Uint8Array[]) => {
+    const put = async (pieces: readonly Uint8Array[]) => {
       for (const piece of pieces) segments.push(await this.#store.put(Buffer.from(piece)));
     };
     let text = Buffer.alloc(0);
@@ -224,10 +223,10 @@ export class Checkpoints {
       if (text.length < CUT_FROM_BYTES) continue;
       // The cut restarts after each segment, so cutting the last one again with the text after it cuts as the whole text would.
       const pieces = contentSegments(text);
-      await store(pieces.slice(0, -1));
+      await put(pieces.slice(0, -1));
       text = Buffer.from(pieces.at(-1)!);
     }
-    await store(contentSegments(text));
+    await put(contentSegments(text));
     await this.#store.settled();
     await writeFileAtomic(fileOf(this.#out, checkpoint.sha), JSON.stringify({ layout: checkpoint.layout, sha: checkpoint.sha, segments } satisfies CheckpointFile));
   }

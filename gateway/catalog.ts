@@ -2,9 +2,9 @@
  * What the surfaces read, made once per app: the output directory, its releases, caches of things
  * that never change once written (state roots, chunks, composed bodies, bodies as sent), each
  * bounded by bytes (CatalogLimits), and bounds on the work that holds large buffers (joining a
- * bundle or a document from its stored parts, compressing or composing a body). It also answers per-package questions at any commit
- * (a package's record, its dependency closure, its transitive advisories) from the state root's
- * keyed chunks, without assembling a whole bundle.
+ * bundle or a document from its stored parts, compressing or composing a body). It also answers
+ * per-package questions at any commit (a package's record, its dependency closure, its transitive
+ * advisories) from the state root's keyed chunks, without assembling a whole bundle.
  */
 import type { KeyObject } from 'node:crypto';
 import { packageClosure, type PackageClosure } from '../src/compose/closure.ts';

@@ -35,7 +35,6 @@ function finish(req: Request, res: Response, bytes: Buffer, encoding: Encoding):
 
 type BodyAnswer = Exclude<Answer, { kind: 'redirect' }>;
 
-
 /** The encoding a body of `length` bytes is sent in (the default mode's rule). */
 function encodingFor(wanted: Encoding, length: number): Encoding {
   return wanted === 'identity' || length < COMPRESS_MIN_BYTES ? 'identity' : wanted;
