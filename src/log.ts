@@ -65,10 +65,17 @@ export function lineLogger(take: (message: string) => void): Logger {
   return { info: (_event, message) => take(message), warn: (_event, message) => take(message), error: (_event, message) => take(message), fatal: (_event, message) => take(message), access: (message) => take(message) };
 }
 
-/** A log in `format` writing to stderr (or `write`, for tests). Lines are written synchronously: none is lost at exit. */
+/**
+ * A log in `format` writing to stderr (or `write`, for tests). The JSON format writes without
+ * waiting: a synchronous write to a pipe (a container's log driver, a supervisor) cost 80 µs a
+ * line, more than answering a small request; lines that come while one is written go out with it.
+ * pino writes what is left when the process exits (`process.exit`, a crash), so only a SIGKILL
+ * loses lines, the few of one write. The text format, for a person at a terminal, stays
+ * synchronous.
+ */
 export function createLogger(format: LogFormat, write?: (line: string) => void): Logger {
   if (format === 'text') return textLogger(write ?? ((line) => process.stderr.write(line)));
-  return jsonLogger(write ? { write } : pino.destination({ dest: 2, sync: true }));
+  return jsonLogger(write ? { write } : pino.destination({ dest: 2, sync: false }));
 }
 
 let current: Logger = createLogger('text');

@@ -5,6 +5,7 @@
  * request with its route, status, bytes, duration and the id echoed in `X-Request-Id`; and no line
  * holds the password, the session cookie or the session id. Without a terminal, JSON is the default.
  */
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
@@ -111,6 +112,49 @@ describe('serve --log-format json', () => {
     for (const secret of [PASSWORD, WRONG_PASSWORD, encodeURIComponent(WRONG_PASSWORD), cookie, encodeURIComponent(cookie), sessionId, 'pkgcat.sid', PASSWORD.replaceAll(' ', '-'), `/api/pkgs/bundle/${sha}.json`]) {
       expect(log).not.toContain(secret);
     }
+  });
+});
+
+describe('the access log of a burst of requests, then SIGTERM', () => {
+  // The JSON log does not wait for each write (docs/deployment.md "Logs"): lines that come while
+  // one is written go out together, and what is left is written at exit. None may be lost or torn.
+  it('has one whole line per request, and the stop last', async () => {
+    const dir = await temporaryDirectory();
+    const repo = join(dir, 'catalog');
+    await createCatalogRepo(repo, [{ message: 'zlib', time: hoursLater(0), files: { 'packages/zlib/manifest.json': manifest('zlib') } }]);
+    const serve = await startServeProcess(['--out', join(dir, 'out'), '--repo', repo, '--log-format', 'json'], cleanEnv());
+    try {
+      await serve.waitForLog(/"event":"build.done"/);
+      const ids = Array.from({ length: 400 }, (_, index) => `burst-${index}`);
+      const statuses = await Promise.all(ids.map(async (id) => (await fetch(`${serve.url}/api/pkgs/zlib.json`, { headers: { 'x-request-id': id } })).status));
+      expect(new Set(statuses)).toEqual(new Set([200]));
+      await serve.stop();
+      const lines = parseLines(serve.log());
+      const access = lines.filter((line) => line.event === 'http.request');
+      expect(access.map((line) => line.requestId).sort()).toEqual([...ids].sort());
+      expect(new Set(access.map((line) => line.route))).toEqual(new Set(['package']));
+      expect(lines.at(-1)!.event).toBe('serve.stopped');
+    } finally {
+      await serve.stop();
+    }
+  }, 120_000);
+});
+
+describe('the JSON log of a process that exits at once', () => {
+  it('still holds every line it printed', async () => {
+    // 20,000 lines and process.exit() in the same tick: what is still queued is written at exit.
+    const script = `import { createLogger } from ${JSON.stringify(new URL('../../src/log.ts', import.meta.url).href)};
+      const logger = createLogger('json');
+      for (let index = 0; index < 20000; index++) logger.access('GET package 200', { requestId: 'line-' + index, status: 200 });
+      process.exit(3);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(3);
+    const lines = parseLines(stderr);
+    expect(lines).toHaveLength(20000);
+    expect(lines.at(-1)).toMatchObject({ event: 'http.request', requestId: 'line-19999', level: 'info' });
   });
 });
 
