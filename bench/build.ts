@@ -97,9 +97,13 @@ interface ChildBuild {
 interface AddOne {
   kind: 'leaf' | 'popular' | 'advisory';
   change: string;
-  /** The package the commit touches or the advisory names, and how many packages reach it. */
+  /**
+   * The package the commit touches or the advisory names, how many packages reach it, and how
+   * many depend on it directly (each of whose `deps.json`, page and mirror show its version).
+   */
   package: string;
   reverseClosure: number;
+  directDependents: number;
   build: ChildBuild;
   /** Output growth over this build; releases/ grows by a whole release until publish prunes old ones. */
   bytesAdded: { apparent: number; allocated: number; files: number; allocatedByFolder: Record<string, number> };
@@ -181,8 +185,8 @@ export function readPackages(repo: string): Map<string, Manifest> {
   return packages;
 }
 
-/** For every package: how many packages reach it through build and runtime dependencies. */
-function reverseClosures(packages: Map<string, Manifest>): Map<string, number> {
+/** For every package with dependents: the packages that depend on it directly (build or runtime). */
+function directDependents(packages: Map<string, Manifest>): Map<string, string[]> {
   const dependents = new Map<string, string[]>();
   for (const [key, manifest] of packages) {
     const deps = new Set([...(manifest.dependencies?.build ?? []), ...(manifest.dependencies?.runtime ?? [])].map((name) => name.toLowerCase()));
@@ -191,6 +195,11 @@ function reverseClosures(packages: Map<string, Manifest>): Map<string, number> {
       dependents.set(dep, [...(dependents.get(dep) ?? []), key]);
     }
   }
+  return dependents;
+}
+
+/** For every package: how many packages reach it through build and runtime dependencies. */
+function reverseClosures(packages: Map<string, Manifest>, dependents: Map<string, string[]>): Map<string, number> {
   const sizes = new Map<string, number>();
   for (const key of packages.keys()) {
     const seen = new Set<string>([key]);
@@ -212,12 +221,13 @@ function reverseClosures(packages: Map<string, Manifest>): Map<string, number> {
  * The packages a benchmark's new commits change (keys): a leaf (nothing depends on it; it has
  * dependencies), and the package the most others reach.
  */
-export function changedPackages(packages: Map<string, Manifest>): { leaf: string; popular: string; closures: Map<string, number> } {
-  const closures = reverseClosures(packages);
+export function changedPackages(packages: Map<string, Manifest>): { leaf: string; popular: string; closures: Map<string, number>; dependents: Map<string, string[]> } {
+  const dependents = directDependents(packages);
+  const closures = reverseClosures(packages, dependents);
   const ranked = [...closures].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const dependencies = (key: string) => (packages.get(key)!.dependencies?.build?.length ?? 0) + (packages.get(key)!.dependencies?.runtime?.length ?? 0);
   const leaf = [...packages.keys()].find((key) => closures.get(key) === 0 && dependencies(key) > 0) ?? ranked[ranked.length - 1][0];
-  return { leaf, popular: ranked[0][0], closures };
+  return { leaf, popular: ranked[0][0], closures, dependents };
 }
 
 /**
@@ -297,7 +307,7 @@ async function benchTarget(context: SuiteContext, target: Target, add: readonly 
   log(`  cost per commit over ${count(curve.segment)} commits: first ${curve.first.toFixed(1)} ms, middle ${curve.middle.toFixed(1)} ms, last ${curve.last.toFixed(1)} ms (last/first ${curve.ratio.toFixed(2)})`);
 
   const packages = readPackages(repo);
-  const { leaf, popular, closures } = changedPackages(packages);
+  const { leaf, popular, closures, dependents } = changedPackages(packages);
   const ranked = [...closures].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const advised = packages.has('zlib') && popular !== 'zlib' ? 'zlib' : ranked[1][0];
   const steps: { kind: AddOne['kind']; key: string; append: () => Promise<string> }[] = [
@@ -311,7 +321,8 @@ async function benchTarget(context: SuiteContext, target: Target, add: readonly 
   let before: DiskUsage = diskFull;
   for (const step of plan) {
     const change = await step.append();
-    log(`add one commit (${step.kind}): ${change}; ${count(closures.get(step.key)!)} packages reach ${packages.get(step.key)!.name}`);
+    const direct = dependents.get(step.key)?.length ?? 0;
+    log(`add one commit (${step.kind}): ${change}; ${count(closures.get(step.key)!)} packages reach ${packages.get(step.key)!.name}, ${count(direct)} of them directly`);
     const { composedMs: _composedMs, ...build } = await measuredBuild(root, repo, out);
     if (build.composed !== 1) throw new Error(`expected the build to compose 1 new commit, it composed ${build.composed}`);
     const after = diskUsage(out);
@@ -320,6 +331,7 @@ async function benchTarget(context: SuiteContext, target: Target, add: readonly 
       change,
       package: packages.get(step.key)!.name,
       reverseClosure: closures.get(step.key)!,
+      directDependents: direct,
       build,
       bytesAdded: {
         apparent: after.apparentBytes - before.apparentBytes,
@@ -388,7 +400,7 @@ async function benchTarget(context: SuiteContext, target: Target, add: readonly 
         [`cost per commit, last ${count(curve.segment)} / first ${count(curve.segment)}`, `${curve.last.toFixed(1)} / ${curve.first.toFixed(1)} ms = ${curve.ratio.toFixed(2)}`, '', `< ${TARGETS.curveRatio}`, verdict(results.targets.curveRatio.met)],
         ...addOne.flatMap((step) => [
           [
-            `add one commit: ${step.kind} (${step.package}, ${count(step.reverseClosure)} dependents), JSON surfaces live`,
+            `add one commit: ${step.kind} (${step.package}, ${count(step.reverseClosure)} dependents, ${count(step.directDependents)} direct), JSON surfaces live`,
             live(step.build.jsonLiveSeconds),
             '',
             `< ${TARGETS.addOneSeconds} s`,
