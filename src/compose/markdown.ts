@@ -103,12 +103,10 @@ function advisoryFacts(advisory: FullAdvisory, more: string[] = []): string[] {
 const fixedIn = (advisory: FullAdvisory) => (advisory.fixedIn.length > 0 ? advisory.fixedIn.map(escapeMarkdown).join(', ') : 'no fixed version known');
 const fixedNote = (advisory: FullAdvisory) => (advisory.fixedIn.length > 0 ? `fixed in ${fixedIn(advisory)}` : 'no fixed version known');
 
+/** A dependency by name, as the page shows it: its version is in its own mirror (a version here would change the mirror of every package that depends on it). */
 function dependencyLines(tip: TipDocuments, names: readonly string[]): string[] {
   if (names.length === 0) return ['None.'];
-  return names.map((name) => {
-    const record = tip.records.get(nameKey(name));
-    return `- ${packageRef(tip, name)}${record ? ` ${escapeMarkdown(record.version)}` : ''}`;
-  });
+  return names.map((name) => `- ${packageRef(tip, name)}`);
 }
 
 function directAdvisorySection(tip: TipDocuments, advisory: FullAdvisory): string[] {

@@ -7,7 +7,7 @@
  */
 import { nameKey } from '../grammar.ts';
 import type { CommitInfo, Severity, VersionEvent } from '../compose/types.ts';
-import type { PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
+import type { PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
 import { fillTemplate, packageLinks, surface } from '../surfaces/registry.ts';
 import { advisoryHref, packagePageHref, pageFrame, SITE_PATHS, type PageFrame } from './frame.ts';
 import { bySeverity, capped, formatCount, formatDate, formatTime, plural, shortSha, type Capped } from './format.ts';
@@ -19,9 +19,14 @@ export interface PackageRef {
   readonly href: string | null;
 }
 
+/**
+ * A dependency as its dependent's page shows it: its link, and the highest severity of its active
+ * advisories. Not its version: a new version of a package would change the page of every package
+ * that depends on it (of a build tool, nearly half the catalog's), and a page links to each
+ * dependency, which shows its version (docs/decisions.md, "What a document is made from").
+ */
 export interface DependencyRow extends PackageRef {
   readonly missing: boolean;
-  readonly version: string | null;
   readonly maxSeverity: Severity | null;
 }
 
@@ -109,8 +114,8 @@ export interface PackagePageInput {
   readonly transitive: readonly TransitiveAdvisory[];
   /** Every version it shipped, oldest first (the page lists them newest first, as versions.json does). */
   readonly history: readonly VersionEvent[];
-  /** The listing bundle's cards by name key (the rows of its own dependencies). */
-  readonly cards: ReadonlyMap<string, PackageCard>;
+  /** The highest severity of each package's active advisories (null: none), by name key (the rows of its own dependencies: SiteContext.severities). */
+  readonly severities: ReadonlyMap<string, Severity | null>;
   /** The canonical name of every package at the tip, by name key: all a link to a package needs (SiteContext.names). */
   readonly names: ReadonlyMap<string, string>;
   /** Active advisories at the tip by id (severity and summary for the transitive rows). */
@@ -132,11 +137,9 @@ export function packageRef(name: string, names: ReadonlyMap<string, string>): Pa
   return { name: canonical ?? name, href: canonical === undefined ? null : packagePageHref(canonical) };
 }
 
-function dependencyRow(name: string, cards: ReadonlyMap<string, PackageCard>): DependencyRow {
-  const card = cards.get(nameKey(name));
-  return card
-    ? { name: card.name, href: packagePageHref(card.name), missing: false, version: card.version, maxSeverity: card.maxSeverity }
-    : { name, href: null, missing: true, version: null, maxSeverity: null };
+function dependencyRow(name: string, names: ReadonlyMap<string, string>, severities: ReadonlyMap<string, Severity | null>): DependencyRow {
+  const ref = packageRef(name, names);
+  return ref.href === null ? { ...ref, missing: true, maxSeverity: null } : { ...ref, missing: false, maxSeverity: severities.get(nameKey(name)) ?? null };
 }
 
 const referenceLabel = (type: string | undefined, url: string) => {
@@ -188,8 +191,8 @@ export function packagePageView(input: PackagePageInput): PackagePageView {
   const refs = new Map<string, PackageRef>();
   const ref = (name: string) => refs.get(name) ?? refs.set(name, packageRef(name, input.names)).get(name)!;
   const links = packageLinks(record.name);
-  const build = record.dependencies.build.map((name) => dependencyRow(name, input.cards));
-  const runtime = record.dependencies.runtime.map((name) => dependencyRow(name, input.cards));
+  const build = record.dependencies.build.map((name) => dependencyRow(name, input.names, input.severities));
+  const runtime = record.dependencies.runtime.map((name) => dependencyRow(name, input.names, input.severities));
   const dependents = capped(record.reverseDependencies, REVERSE_DEPENDENCIES_ON_PAGE);
   const missing = new Set([...build, ...runtime].filter((row) => row.missing).map((row) => nameKey(row.name)));
   const badgeUrl = `${input.siteUrl}${links.badge}`;

@@ -5,8 +5,8 @@
  */
 import { nameKey } from '../grammar.ts';
 import type { AdvisoryReach, CommitChanges } from '../compose/documents.ts';
-import type { CommitInfo, VersionEvent } from '../compose/types.ts';
-import type { ListingBundle, PackageCard, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
+import type { CommitInfo, Severity, VersionEvent } from '../compose/types.ts';
+import type { ListingBundle, PackageRecord, SlimAdvisory, TransitiveAdvisory } from '../schemas/wire.ts';
 import { advisoryPageViews, type AdvisoryPageView } from './advisory-page.ts';
 import { changesPageView, type ChangesPageView } from './changes-page.ts';
 import { packagePageView, type PackagePageView } from './package-page.ts';
@@ -41,7 +41,8 @@ export interface SiteInput {
 export interface SiteContext {
   readonly input: SiteInput;
   readonly bundle: ListingBundle;
-  readonly cards: ReadonlyMap<string, PackageCard>;
+  /** The highest severity of each package's active advisories (null: none), by name key. */
+  readonly severities: ReadonlyMap<string, Severity | null>;
   /** The canonical name of every package at the tip, by name key. */
   readonly names: ReadonlyMap<string, string>;
   readonly advisories: ReadonlyMap<string, SlimAdvisory>;
@@ -50,11 +51,11 @@ export interface SiteContext {
 
 export function siteContext(input: SiteInput): SiteContext {
   const bundle = JSON.parse(input.listing) as ListingBundle;
-  const cards = new Map(bundle.packages.map((card) => [nameKey(card.name), card]));
   const advisories = new Map<string, SlimAdvisory>();
   for (const card of bundle.packages) for (const advisory of card.advisories) if (!advisories.has(advisory.id)) advisories.set(advisory.id, advisory);
   const names = new Map(bundle.packages.map((card) => [nameKey(card.name), card.name]));
-  return { input, bundle, cards, names, advisories, commits: new Map(input.chain.map((commit) => [commit.sha, commit])) };
+  const severities = new Map(bundle.packages.map((card) => [nameKey(card.name), card.maxSeverity]));
+  return { input, bundle, severities, names, advisories, commits: new Map(input.chain.map((commit) => [commit.sha, commit])) };
 }
 
 export function searchPage(context: SiteContext): SearchPageView {
@@ -71,7 +72,7 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
       record: input.record(key),
       transitive: input.transitive.get(key) ?? [],
       history: input.history.get(key) ?? [],
-      cards: context.cards,
+      severities: context.severities,
       names: context.names,
       advisories: context.advisories,
       commits: context.commits,

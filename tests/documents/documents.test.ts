@@ -121,7 +121,7 @@ LLM inference in C/C++
 
 ### Build
 
-- [ggml](${SITE}/pkgs/ggml.md) 0.1.0
+- [ggml](${SITE}/pkgs/ggml.md)
 
 ### Runtime
 
@@ -180,7 +180,7 @@ Embed the badge:
 
 ### Runtime
 
-- [openssl](${SITE}/pkgs/openssl.md) 3.0.1
+- [openssl](${SITE}/pkgs/openssl.md)
 `);
     expect(curl).toContain(`## Transitive advisories
 

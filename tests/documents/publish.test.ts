@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appendCommits, createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { buildCatalog, type BuildResult } from '../../build/build.ts';
 import { currentReleaseId, paths } from '../../src/store/layout.ts';
-import { hoursLater, manifest, releaseDocument, releaseManifest, temporaryDirectory } from '../helpers/catalog.ts';
+import { advisory, hoursLater, manifest, releaseDocument, releaseManifest, temporaryDirectory } from '../helpers/catalog.ts';
 import { DOCUMENTS_STORY } from './story.ts';
 
 let dir: string;
@@ -162,9 +162,8 @@ it('a change to a package in the middle or at the end of culprit paths keeps the
     'api/pkgs/openssl/sbom.json',
     'pkgs/openssl.html',
     'pkgs/openssl.md',
-    // curl depends on openssl: its page and mirror show openssl's version.
-    'pkgs/curl.html',
-    'pkgs/curl.md',
+    // Not curl's page and mirror: curl depends on openssl, and they show openssl's name and its
+    // advisories' severity, not its version (docs/decisions.md).
     // Not ZLIB-2026-1's page and mirror: their blast radius names openssl by name and path, no version.
     // Not curl's and wget's SBOMs: they list openssl's component as a marker, which the readers fill with the tip's.
     // Not wget's page and mirror: they name openssl only in a culprit path.
@@ -175,7 +174,7 @@ it('a change to a package in the middle or at the end of culprit paths keeps the
     expect((await components(withWget)).find((component: { name: string }) => component.name === 'openssl')).toMatchObject({ version: '3.0.1', purl: 'pkg:generic/openssl@3.0.1' });
     expect((await components(upgraded.releaseId!)).find((component: { name: string }) => component.name === 'openssl')).toMatchObject({ version: '3.0.2', purl: 'pkg:generic/openssl@3.0.2' });
   }
-  expect(await file(upgraded.releaseId!, 'pkgs/wget.md')).toBe(await file(withWget, 'pkgs/wget.md'));
+  for (const path of ['pkgs/wget.md', 'pkgs/curl.md']) expect(await file(upgraded.releaseId!, path), path).toBe(await file(withWget, path));
 
   // zlib, the culprit at the end of wget's path, changes what it says of itself but not the advisory it carries.
   await appendCommits(join(dir, 'catalog'), [{ message: 'Describe zlib', time: hoursLater(8), files: { 'packages/zlib/manifest.json': manifest('zlib', { version: '1.3.1', description: 'A massively spiffy yet delicately unobtrusive compression library', license: 'Zlib', categories: ['compression'], homepage: 'https://zlib.net/', repository: 'https://github.com/madler/zlib', stars: 5000 }) } }]);
@@ -208,4 +207,15 @@ it('a package that joins a closure, deep in it or where a dependency named no pa
   const withCmake = (await build()).releaseId!;
   expect(sboms(await changedFiles(deeper, withCmake))).toEqual(['api/pkgs/cmake/sbom.json', 'api/pkgs/curl/sbom.json', 'api/pkgs/lookalike/sbom.json', 'api/pkgs/wget/sbom.json']);
   expect(JSON.parse(await file(withCmake, 'api/pkgs/curl/sbom.json')).components).toContainEqual(expect.objectContaining({ name: 'cmake', version: '3.30.0' }));
+});
+
+it("an advisory on a dependency renders again its dependents' pages, which show its severity by its name", async () => {
+  const start = (await currentReleaseId(out))!;
+  // curl's build dependency, in the page's Dependencies section.
+  const dependencyRow = (html: string) => html.match(/<h2 id="dependencies">.*?<\/section>/s)![0].match(/<li><a href="\/pkgs\/cmake">cmake<\/a>.*?<\/li>/s)![0];
+  expect(dependencyRow(await file(start, 'pkgs/curl.html'))).toBe('<li><a href="/pkgs/cmake">cmake</a></li>');
+  await appendCommits(join(dir, 'catalog'), [{ message: 'Advisory on cmake', time: hoursLater(11), files: { 'advisories/CMAKE-2026-1.json': advisory('CMAKE-2026-1', { package: 'cmake', severity: 'CRITICAL' }) } }]);
+  const advised = (await build()).releaseId!;
+  expect(await changedFiles(start, advised)).toContain('pkgs/curl.html');
+  expect(dependencyRow(await file(advised, 'pkgs/curl.html'))).toBe('<li><a href="/pkgs/cmake">cmake</a><span class="sev sev-critical">critical</span></li>');
 });
