@@ -14,9 +14,13 @@ import { openObjects } from '../../src/store/objects.ts';
 import { createHash } from 'node:crypto';
 
 const cleanup: string[] = [];
-afterAll(async () => {
-  await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+// Under Vitest, a test file's directories go when it ends. `npm run screenshots` and `npm run
+// lighthouse` import these helpers outside Vitest, where there is no suite to hook.
+if (process.env.VITEST) {
+  afterAll(async () => {
+    await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+}
 
 /** A temporary directory removed after the test file. */
 export async function temporaryDirectory(prefix = 'pkgcat-test-'): Promise<string> {
