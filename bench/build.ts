@@ -192,7 +192,9 @@ function directDependents(packages: Map<string, Manifest>): Map<string, string[]
     const deps = new Set([...(manifest.dependencies?.build ?? []), ...(manifest.dependencies?.runtime ?? [])].map((name) => name.toLowerCase()));
     for (const dep of deps) {
       if (dep === key || !packages.has(dep)) continue;
-      dependents.set(dep, [...(dependents.get(dep) ?? []), key]);
+      const list = dependents.get(dep);
+      if (list) list.push(key);
+      else dependents.set(dep, [key]);
     }
   }
   return dependents;
@@ -221,13 +223,20 @@ function reverseClosures(packages: Map<string, Manifest>, dependents: Map<string
  * The packages a benchmark's new commits change (keys): a leaf (nothing depends on it; it has
  * dependencies), and the package the most others reach.
  */
-export function changedPackages(packages: Map<string, Manifest>): { leaf: string; popular: string; closures: Map<string, number>; dependents: Map<string, string[]> } {
+export function changedPackages(packages: Map<string, Manifest>): {
+  leaf: string;
+  popular: string;
+  closures: Map<string, number>;
+  /** Packages by how many reach them, most first. */
+  ranked: [string, number][];
+  dependents: Map<string, string[]>;
+} {
   const dependents = directDependents(packages);
   const closures = reverseClosures(packages, dependents);
   const ranked = [...closures].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const dependencies = (key: string) => (packages.get(key)!.dependencies?.build?.length ?? 0) + (packages.get(key)!.dependencies?.runtime?.length ?? 0);
   const leaf = [...packages.keys()].find((key) => closures.get(key) === 0 && dependencies(key) > 0) ?? ranked[ranked.length - 1][0];
-  return { leaf, popular: ranked[0][0], closures, dependents };
+  return { leaf, popular: ranked[0][0], closures, ranked, dependents };
 }
 
 /**
@@ -307,8 +316,7 @@ async function benchTarget(context: SuiteContext, target: Target, add: readonly 
   log(`  cost per commit over ${count(curve.segment)} commits: first ${curve.first.toFixed(1)} ms, middle ${curve.middle.toFixed(1)} ms, last ${curve.last.toFixed(1)} ms (last/first ${curve.ratio.toFixed(2)})`);
 
   const packages = readPackages(repo);
-  const { leaf, popular, closures, dependents } = changedPackages(packages);
-  const ranked = [...closures].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const { leaf, popular, closures, ranked, dependents } = changedPackages(packages);
   const advised = packages.has('zlib') && popular !== 'zlib' ? 'zlib' : ranked[1][0];
   const steps: { kind: AddOne['kind']; key: string; append: () => Promise<string> }[] = [
     { kind: 'leaf', key: leaf, append: () => appendBump(repo, packages.get(leaf)!.name) },

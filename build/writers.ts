@@ -371,7 +371,7 @@ export const inputHash = memoizedPer((content: ReleaseContent, read: string): st
     : kind === 'advisory' ? advisoryInput(content, key)
     : kind === 'name' ? tipOf(content).names.get(key)
     : kind === 'carried' ? jsonOf(tipOf(content).carried.get(key))
-    : kind === 'severity' ? (siteOf(content).severities.has(key) ? jsonOf(siteOf(content).severities.get(key)) : undefined)
+    : kind === 'severity' ? jsonOf(siteOf(content).severities.get(key))
     : kind === 'advisory-summary' ? jsonOf(siteOf(content).advisories.get(key))
     // A commit as the pages show it: its message (the chain's entries may carry more, which differs by how the build came by them).
     : kind === 'commit' ? (siteOf(content).commits.has(key) ? jsonOf(siteOf(content).commits.get(key)!.message) : undefined)
