@@ -1,11 +1,11 @@
 /** The build refuses to publish output that fails its own checks. */
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createCatalogRepo } from '../../demo/catalog-writer.ts';
 import { BuildValidationError, validateRelease } from '../../build/validate.ts';
 import { ChunkedCollection } from '../../build/chunks.ts';
 import { ObjectStore } from '../../build/objects.ts';
-import { currentReleaseId, paths, readJson, readObject, type ChunkRef } from '../../src/store/layout.ts';
+import { currentReleaseId, paths, readJson, readObject, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRootFile } from '../../src/store/layout.ts';
 import { manifestEntries, renderManifestChunk, type ManifestEntry } from '../../src/store/manifest.ts';
 import { openObjects } from '../../src/store/objects.ts';
 import { build, temporaryDirectory } from '../helpers/catalog.ts';
@@ -84,6 +84,41 @@ describe('validateRelease', () => {
       'the OpenAPI document is not version 3.1.0 of API 1.0.0',
       expect.stringMatching(/^the OpenAPI document's paths are not the registry's JSON API routes: /),
       'the OpenAPI example of 200 on /api/pkgs/{name}.json does not match the PackageEnvelope schema: package: Unrecognized key: "internalNote"',
+    ]);
+  });
+
+  it("names a full bundle whose transitive chunk breaks its schema, and whose length is not the one recorded", async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    // The story up to ADV-1: zlib's advisory reaches curl and openssl, whose entries are the tip's transitive chunks.
+    await createCatalogRepo(repo, STORY.slice(0, 2));
+    await build(repo, out);
+    const published = paths.release(out, (await currentReleaseId(out))!);
+    const info = await readJson<ReleaseInfo>(paths.releaseInfo(published));
+    const tip = info.tip!;
+    const objects = openObjects(out);
+    const root = JSON.parse((await objects.getRoot(tip.sha))!.toString('utf8')) as StateRootFile;
+    expect(root.transitive.length).toBeGreaterThan(0);
+    // The same tip under another sha, whose first transitive chunk has an entry with a one-name path.
+    const store = new ObjectStore(out);
+    const first = (await readObject(out, root.transitive[0].object)).toString('utf8');
+    const broken = first.replace(/"culpritPath":\["([^"]+)","[^\]]*\]/, '"culpritPath":["$1"]');
+    expect(broken).not.toBe(first);
+    const damagedSha = 'd'.repeat(40);
+    const transitive = [{ ...root.transitive[0], object: await store.put(broken) }, ...root.transitive.slice(1)];
+    await store.settled();
+    await store.putRoot(damagedSha, JSON.stringify({ ...root, commit: { ...root.commit, sha: damagedSha }, transitive }));
+    await store.close();
+    const damaged = `${await temporaryDirectory()}/release`;
+    await cp(published, damaged, { recursive: true });
+    await writeFile(paths.releaseInfo(damaged), JSON.stringify({ ...info, tip: { ...tip, sha: damagedSha } }));
+    const chain = JSON.parse(await readFile(paths.chain(damaged), 'utf8')) as { sha: string }[];
+    await writeFile(paths.chain(damaged), JSON.stringify([{ ...chain[0], sha: damagedSha }, ...chain.slice(1)]));
+    const error = await validateRelease(out, damaged, { writtenStates: [damagedSha], checkedTip: await readStateRoot(out, tip.sha) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BuildValidationError);
+    expect((error as BuildValidationError).problems.filter((problem) => problem.startsWith("the tip's full-bundle"))).toEqual([
+      "the tip's full-bundle does not match the FullBundle schema: transitiveAdvisories.0.culpritPath: Too small: expected array to have >=2 items",
+      "the tip's full-bundle does not have its recorded length",
     ]);
   });
 });
