@@ -15,20 +15,15 @@ import type { CatalogState, CommitInfo } from '../src/compose/types.ts';
 import { composeDiff, type DiffSide } from '../src/compose/diff.ts';
 import type { Diff } from '../src/schemas/wire.ts';
 import type { PackageCard } from '../src/compose/package.ts';
-import { fullBundleSegments, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
+import { fullBundleSegments, TRANSITIVE_ENTRY_START, type PackageIndexEntry, type StateRootFile, type StoredBody } from '../src/store/layout.ts';
 import { contentEtag } from '../src/store/hash.ts';
 import { ChunkedCollection, HashedStrings, PackedStrings, type ChunkRef } from './chunks.ts';
 import type { AppliedCommit } from './model.ts';
 import type { ObjectStore } from './objects.ts';
 
-/**
- * The entries of a rollup's text (each serialized apart, comma-joined, sorted by advisory id), as
- * [advisory id, entry text]. An entry is `{"advisoryId":"<id>","culpritPath":[...]}` (serialize
- * sorts keys), and inside a JSON string every quote is escaped, so the text `,{"advisoryId":"`
- * occurs only where an entry starts; advisory ids hold no quote (src/grammar.ts).
- */
+/** The entries of a rollup's text (each serialized apart, comma-joined, sorted by advisory id), as [advisory id, entry text]. */
 function* serializedEntries(text: string): Generator<[string, string]> {
-  const start = '{"advisoryId":"';
+  const start = TRANSITIVE_ENTRY_START;
   for (let at = 0; at < text.length; ) {
     const next = text.indexOf(`,${start}`, at);
     const end = next < 0 ? text.length : next;

@@ -139,6 +139,14 @@ export function recordsOfChunk(text: string): Map<string, PackageRecord> {
   return new Map(records.map((record) => [nameKey(record.name), record]));
 }
 
+/**
+ * How each transitive entry's text starts. An entry is `{"advisoryId":"<id>","culpritPath":[...]}`
+ * (serialize sorts keys), and inside a JSON string every quote is escaped, so in a rollup's or a
+ * transitive chunk's comma-joined entries the text `,{"advisoryId":"` occurs only where an entry
+ * starts; advisory ids hold no quote (src/grammar.ts).
+ */
+export const TRANSITIVE_ENTRY_START = '{"advisoryId":"';
+
 /** The transitive entries of a transitive chunk, by the name key of the package they start at. */
 export function transitiveOfChunk(text: string): Map<string, TransitiveAdvisory[]> {
   const byKey = new Map<string, TransitiveAdvisory[]>();
