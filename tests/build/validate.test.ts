@@ -117,7 +117,7 @@ describe('validateRelease', () => {
     const error = await validateRelease(out, damaged, { writtenStates: [damagedSha], checkedTip: await readStateRoot(out, tip.sha) }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BuildValidationError);
     expect((error as BuildValidationError).problems.filter((problem) => problem.startsWith("the tip's full-bundle"))).toEqual([
-      `the tip's full-bundle does not match the FullBundle schema: its transitive chunk ${transitive[0].object}, entry 0: culpritPath: Too small: expected array to have >=2 items`,
+      `the tip's full-bundle does not match the FullBundle schema: its transitive chunk ${transitive[0].object}, entry 0: culpritPath: must NOT have fewer than 2 items`,
       "the tip's full-bundle does not have its recorded length",
     ]);
   });
