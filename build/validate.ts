@@ -14,7 +14,7 @@ import { carriesTip, documentBytes, documentSources, readManifest, type Document
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { isReservedName } from '../src/grammar.ts';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { TransitiveAdvisory, wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
@@ -77,17 +77,22 @@ function objectsAndText(body: StoredBody): { objects: string[]; text: number } {
  * advisory's commit has 500,000 entries to check; in some runs V8 let that garbage reach the old
  * generation, and the build's peak went from 1.2 to 2.1 GiB (docs/benchmarks.md).
  */
-const checkTransitiveEntry = new Ajv2020({ allErrors: true }).compile(z.toJSONSchema(TransitiveAdvisory, { target: 'draft-2020-12' }));
+let transitiveEntryCheck: ValidateFunction | null = null;
+/** Compiled on first use: a build that checks no transitive chunk (a no-op) does not pay for it. */
+const checkTransitiveEntry = (): ValidateFunction => (transitiveEntryCheck ??= new Ajv2020({ allErrors: true }).compile(z.toJSONSchema(TransitiveAdvisory, { target: 'draft-2020-12' })));
+
+/** Where each transitive entry but the first starts in a chunk's bytes. */
+const ENTRY_SEPARATOR = Buffer.from(`,${TRANSITIVE_ENTRY_START}`);
 
 /**
  * The first problem of a transitive chunk's entries (`chunk` names it), or null. Each entry is cut
  * from the bytes and parsed alone, never the chunk's whole text, so that its objects die young.
  */
 function transitiveChunkProblem(bytes: Buffer, chunk: string): string | null {
-  const separator = Buffer.from(`,${TRANSITIVE_ENTRY_START}`);
+  const check = checkTransitiveEntry();
   let index = 0;
   for (let at = 0; at < bytes.length; index++) {
-    const next = bytes.indexOf(separator, at);
+    const next = bytes.indexOf(ENTRY_SEPARATOR, at);
     const end = next < 0 ? bytes.length : next;
     let entry: unknown;
     try {
@@ -95,8 +100,8 @@ function transitiveChunkProblem(bytes: Buffer, chunk: string): string | null {
     } catch {
       return `the tip's full-bundle is not JSON: ${chunk} is not, from its entry ${index}`;
     }
-    if (!checkTransitiveEntry(entry)) {
-      const found = (checkTransitiveEntry.errors ?? []).map((error) => `${error.instancePath.slice(1).replaceAll('/', '.') || '(entry)'}: ${error.message}`);
+    if (!check(entry)) {
+      const found = (check.errors ?? []).map((error) => `${error.instancePath.slice(1).replaceAll('/', '.') || '(entry)'}: ${error.message}`);
       return `the tip's full-bundle does not match the FullBundle schema: ${chunk}, entry ${index}: ${found.join('; ')}`;
     }
     at = end + 1;
