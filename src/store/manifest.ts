@@ -160,17 +160,22 @@ export const carriesTip = (entry: ManifestEntry): boolean => Boolean(entry.holes
 const READS_AT_A_TIME = 16;
 
 /**
- * Every chunk of keyed items (renderKeyedChunk), in key order, each with its entries, each item
- * passed through `item` as its chunk is parsed (so what it drops, a parsed chunk's copies of strings
- * other chunks hold too, is never held for every chunk at once).
+ * Every chunk of keyed items (renderKeyedChunk), in key order, each with its entries, each key and
+ * item passed through `key` and `item` as its chunk is parsed (so what they drop, a parsed chunk's
+ * copies of strings other chunks hold too, is never held for every chunk at once).
  */
-export async function readKeyedChunks<T>(objects: ObjectBackend, refs: readonly ChunkRef[], item: (parsed: T) => T = (parsed) => parsed): Promise<{ ref: ChunkRef; entries: [string, T][] }[]> {
+export async function readKeyedChunks<T, Held = T>(
+  objects: ObjectBackend,
+  refs: readonly ChunkRef[],
+  item: (parsed: T) => Held = (parsed) => parsed as unknown as Held,
+  key: (parsed: string) => string = (parsed) => parsed,
+): Promise<{ ref: ChunkRef; entries: [string, Held][] }[]> {
   const reads = new Semaphore(READS_AT_A_TIME);
   return Promise.all(
     refs.map((ref) =>
       reads.run(async () => {
         const parsed = JSON.parse((await readStoredObject(objects, ref.object)).toString('utf8')) as Record<string, T>;
-        return { ref, entries: Object.entries(parsed).map(([key, value]): [string, T] => [key, item(value)]) };
+        return { ref, entries: Object.entries(parsed).map(([name, value]): [string, Held] => [key(name), item(value)]) };
       }),
     ),
   );

@@ -5,9 +5,7 @@
  * table's answers with and without the index, as the next release asks them.
  */
 import { describe, expect, it } from 'vitest';
-import { InputTable, ReaderIndex, type StoredInputs } from '../../build/inputs.ts';
-import { ChunkedCollection } from '../../build/chunks.ts';
-import { renderKeyedChunk } from '../../src/store/manifest.ts';
+import { InputTable, ReaderIndex, storedTable, type StoredInputs, type StoredRow } from '../../build/inputs.ts';
 
 /** The release before: curl's page read curl's record and zlib's card; zlib's page read zlib's record. */
 const manifest: [string, { reads: string[] }][] = [
@@ -17,9 +15,7 @@ const manifest: [string, { reads: string[] }][] = [
 const hashesBefore: Record<string, string> = { 'record:curl': 'c1', 'card:zlib': 'z1', 'record:zlib': 'r1' };
 
 function previousTable(readers?: ReaderIndex): StoredInputs {
-  const table = ChunkedCollection.stored(renderKeyedChunk<[string, number]>, [
-    { object: 'chunk', entries: Object.entries(hashesBefore).map(([input, hash]): [string, [string, number]] => [input, [hash, 1]]) },
-  ]);
+  const table = storedTable([{ object: 'chunk', entries: Object.entries(hashesBefore).map(([input, hash]): [string, StoredRow] => [input, [hash, 1]]) }]);
   return { epoch: 'e', table, reach: undefined, ...(readers && { readers }) };
 }
 
