@@ -15,8 +15,10 @@ import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
 import { isReservedName } from '../src/grammar.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
 import { z } from 'zod';
-import { TransitiveAdvisory, wireProblems, type WireName } from '../src/schemas/wire.ts';
+import { TransitiveAdvisory, WIRE, wireProblems, type WireName } from '../src/schemas/wire.ts';
+import { memoizedOn } from '../src/memo.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { CONTENT_TYPE, mediaTypeOf } from '../src/http/content-types.ts';
 import { API_ROWS, API_VERSION, exampleValues, OPENAPI_VERSION, type OpenApiDocument } from '../src/compose/openapi.ts';
@@ -48,15 +50,15 @@ const BODY_CHECKS: Readonly<Record<string, (text: string) => boolean>> = {
   [CONTENT_TYPE.svg]: (text) => text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"') && text.endsWith('</svg>'),
 };
 
-/** A JSON body's problems against a wire schema, as one line, or null. */
-function shapeProblem(what: string, name: WireName, text: string): string | null {
+/** A JSON body's problems against a wire schema, as one line, or null (`large`: checked by the schema compiled, compiledCheck). */
+function shapeProblem(what: string, name: WireName, text: string, large = false): string | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return `${what} is not JSON`;
   }
-  const problems = wireProblems(name, value);
+  const problems = large ? compiledProblems(compiledCheck(WIRE[name]), value) : wireProblems(name, value);
   return problems && `${what} does not match the ${name} schema: ${problems}`;
 }
 
@@ -72,14 +74,24 @@ function objectsAndText(body: StoredBody): { objects: string[]; text: number } {
 }
 
 /**
- * FullBundle's transitive entry, compiled by ajv from the wire schema's JSON Schema: it allocates
- * nothing for an entry that conforms. zod's parse copies what it checks, and at 20,000 packages an
- * advisory's commit has 500,000 entries to check; in some runs V8 let that garbage reach the old
+ * A wire schema compiled by ajv from its JSON Schema (made from the zod schema, as the OpenAPI
+ * document's are), on first use, for the tip's large bodies: ajv's check allocates nothing for a
+ * value that conforms, zod's parse copies what it checks. At 20,000 packages an advisory's commit
+ * has 500,000 transitive entries to check; in some runs V8 let zod's garbage reach the old
  * generation, and the build's peak went from 1.2 to 2.1 GiB (docs/benchmarks.md).
  */
-let transitiveEntryCheck: ValidateFunction | null = null;
-/** Compiled on first use: a build that checks no transitive chunk (a no-op) does not pay for it. */
-const checkTransitiveEntry = (): ValidateFunction => (transitiveEntryCheck ??= new Ajv2020({ allErrors: true }).compile(z.toJSONSchema(TransitiveAdvisory, { target: 'draft-2020-12' })));
+const compiledCheck = memoizedOn((schema: z.ZodType): ValidateFunction => {
+  const ajv = new Ajv2020({ allErrors: true });
+  // A timestamp is a `date-time` (the package's types miss its callable default export).
+  (ajvFormats as unknown as (instance: Ajv2020) => Ajv2020)(ajv);
+  return ajv.compile(z.toJSONSchema(schema, { target: 'draft-2020-12' }));
+});
+
+/** The problems `check` found, as one line (wireProblems' form), or null. */
+function compiledProblems(check: ValidateFunction, value: unknown): string | null {
+  if (check(value)) return null;
+  return (check.errors ?? []).map((error) => `${error.instancePath.slice(1).replaceAll('/', '.') || '(body)'}: ${error.message}`).join('; ');
+}
 
 /** Where each transitive entry but the first starts in a chunk's bytes. */
 const ENTRY_SEPARATOR = Buffer.from(`,${TRANSITIVE_ENTRY_START}`);
@@ -89,7 +101,7 @@ const ENTRY_SEPARATOR = Buffer.from(`,${TRANSITIVE_ENTRY_START}`);
  * from the bytes and parsed alone, never the chunk's whole text, so that its objects die young.
  */
 function transitiveChunkProblem(bytes: Buffer, chunk: string): string | null {
-  const check = checkTransitiveEntry();
+  const check = compiledCheck(TransitiveAdvisory);
   let index = 0;
   for (let at = 0; at < bytes.length; index++) {
     const next = bytes.indexOf(ENTRY_SEPARATOR, at);
@@ -100,10 +112,8 @@ function transitiveChunkProblem(bytes: Buffer, chunk: string): string | null {
     } catch {
       return `the tip's full-bundle is not JSON: ${chunk} is not, from its entry ${index}`;
     }
-    if (!check(entry)) {
-      const found = (check.errors ?? []).map((error) => `${error.instancePath.slice(1).replaceAll('/', '.') || '(entry)'}: ${error.message}`);
-      return `the tip's full-bundle does not match the FullBundle schema: ${chunk}, entry ${index}: ${found.join('; ')}`;
-    }
+    const problems = compiledProblems(check, entry);
+    if (problems) return `the tip's full-bundle does not match the FullBundle schema: ${chunk}, entry ${index}: ${problems}`;
     at = end + 1;
   }
   return null;
@@ -225,7 +235,8 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
     }
     const bytes = await assembleBody(out, body);
     if (bytes.length !== body.length) problems.push(`the tip's ${id} does not have its recorded length`);
-    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'));
+    // Whole, it is a card per package (22 MB at 100,000 packages): checked without a copy.
+    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'), true);
     if (problem) problems.push(problem);
   }
   for (const chunk of [...tip.packages, ...tip.records, ...tip.transitive]) {

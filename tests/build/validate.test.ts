@@ -26,6 +26,38 @@ async function damagedCopy(out: string, damage: (entries: Map<string, ManifestEn
   return damaged;
 }
 
+/**
+ * The story's release checked again with its tip replaced by a copy under another sha, whose state
+ * `damage` changed (storing what it needs), against the story's tip as the one checked before.
+ */
+async function checkDamagedTip(
+  steps: typeof STORY,
+  damage: (root: StateRootFile, store: ObjectStore & { out: string }) => Promise<{ root: StateRootFile; object: string }>,
+): Promise<{ error: BuildValidationError; object: string }> {
+  const repo = `${await temporaryDirectory()}/catalog`;
+  const out = `${await temporaryDirectory()}/out`;
+  await createCatalogRepo(repo, steps);
+  await build(repo, out);
+  const published = paths.release(out, (await currentReleaseId(out))!);
+  const info = await readJson<ReleaseInfo>(paths.releaseInfo(published));
+  const tip = info.tip!;
+  const root = JSON.parse((await openObjects(out).getRoot(tip.sha))!.toString('utf8')) as StateRootFile;
+  const store = Object.assign(new ObjectStore(out), { out });
+  const damagedSha = 'd'.repeat(40);
+  const damaged = await damage(root, store);
+  await store.settled();
+  await store.putRoot(damagedSha, JSON.stringify({ ...damaged.root, commit: { ...root.commit, sha: damagedSha } }));
+  await store.close();
+  const release = `${await temporaryDirectory()}/release`;
+  await cp(published, release, { recursive: true });
+  await writeFile(paths.releaseInfo(release), JSON.stringify({ ...info, tip: { ...tip, sha: damagedSha } }));
+  const chain = JSON.parse(await readFile(paths.chain(release), 'utf8')) as { sha: string }[];
+  await writeFile(paths.chain(release), JSON.stringify([{ ...chain[0], sha: damagedSha }, ...chain.slice(1)]));
+  const error = await validateRelease(out, release, { writtenStates: [damagedSha], checkedTip: await readStateRoot(out, tip.sha) }).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(BuildValidationError);
+  return { error: error as BuildValidationError, object: damaged.object };
+}
+
 describe('validateRelease', () => {
   it('passes the release the build published, and names each problem of a damaged copy', async () => {
     const repo = `${await temporaryDirectory()}/catalog`;
@@ -88,37 +120,33 @@ describe('validateRelease', () => {
   });
 
   it("names a full bundle whose transitive chunk breaks its schema, and whose length is not the one recorded", async () => {
-    const repo = `${await temporaryDirectory()}/catalog`;
-    const out = `${await temporaryDirectory()}/out`;
     // The story up to ADV-1: zlib's advisory reaches curl and openssl, whose entries are the tip's transitive chunks.
-    await createCatalogRepo(repo, STORY.slice(0, 2));
-    await build(repo, out);
-    const published = paths.release(out, (await currentReleaseId(out))!);
-    const info = await readJson<ReleaseInfo>(paths.releaseInfo(published));
-    const tip = info.tip!;
-    const objects = openObjects(out);
-    const root = JSON.parse((await objects.getRoot(tip.sha))!.toString('utf8')) as StateRootFile;
-    expect(root.transitive.length).toBeGreaterThan(0);
-    // The same tip under another sha, whose first transitive chunk has an entry with a one-name path.
-    const store = new ObjectStore(out);
-    const first = (await readObject(out, root.transitive[0].object)).toString('utf8');
-    const broken = first.replace(/"culpritPath":\["([^"]+)","[^\]]*\]/, '"culpritPath":["$1"]');
-    expect(broken).not.toBe(first);
-    const damagedSha = 'd'.repeat(40);
-    const transitive = [{ ...root.transitive[0], object: await store.put(broken) }, ...root.transitive.slice(1)];
-    await store.settled();
-    await store.putRoot(damagedSha, JSON.stringify({ ...root, commit: { ...root.commit, sha: damagedSha }, transitive }));
-    await store.close();
-    const damaged = `${await temporaryDirectory()}/release`;
-    await cp(published, damaged, { recursive: true });
-    await writeFile(paths.releaseInfo(damaged), JSON.stringify({ ...info, tip: { ...tip, sha: damagedSha } }));
-    const chain = JSON.parse(await readFile(paths.chain(damaged), 'utf8')) as { sha: string }[];
-    await writeFile(paths.chain(damaged), JSON.stringify([{ ...chain[0], sha: damagedSha }, ...chain.slice(1)]));
-    const error = await validateRelease(out, damaged, { writtenStates: [damagedSha], checkedTip: await readStateRoot(out, tip.sha) }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(BuildValidationError);
-    expect((error as BuildValidationError).problems.filter((problem) => problem.startsWith("the tip's full-bundle"))).toEqual([
-      `the tip's full-bundle does not match the FullBundle schema: its transitive chunk ${transitive[0].object}, entry 0: culpritPath: must NOT have fewer than 2 items`,
+    const { error, object } = await checkDamagedTip(STORY.slice(0, 2), async (root, store) => {
+      expect(root.transitive.length).toBeGreaterThan(0);
+      // Its first transitive chunk has an entry with a one-name path.
+      const first = (await readObject(store.out, root.transitive[0].object)).toString('utf8');
+      const broken = first.replace(/"culpritPath":\["([^"]+)","[^\]]*\]/, '"culpritPath":["$1"]');
+      expect(broken).not.toBe(first);
+      const object = await store.put(broken);
+      return { root: { ...root, transitive: [{ ...root.transitive[0], object }, ...root.transitive.slice(1)] }, object };
+    });
+    expect(error.problems.filter((problem) => problem.startsWith("the tip's full-bundle"))).toEqual([
+      `the tip's full-bundle does not match the FullBundle schema: its transitive chunk ${object}, entry 0: culpritPath: must NOT have fewer than 2 items`,
       "the tip's full-bundle does not have its recorded length",
+    ]);
+  });
+
+  it('names a listing bundle whose card breaks its schema', async () => {
+    const { error } = await checkDamagedTip(STORY.slice(0, 2), async (root, store) => {
+      // Its first chunk of cards has a card whose "name" is spelled "nome": as long, so only the shape is wrong.
+      const segment = root.listing.segments.find((candidate) => typeof candidate !== 'string');
+      if (!segment || typeof segment === 'string') throw new Error('the listing has no chunk of cards');
+      const first = (await readObject(store.out, segment.object)).toString('utf8');
+      const object = await store.put(first.replace('{"advisories":', '{"advisorie5":'));
+      return { root: { ...root, listing: { ...root.listing, segments: root.listing.segments.map((candidate) => (candidate === segment ? { object } : candidate)) } }, object };
+    });
+    expect(error.problems.filter((problem) => problem.startsWith("the tip's listing-bundle"))).toEqual([
+      "the tip's listing-bundle does not match the ListingBundle schema: packages.0: must have required property 'advisories'; packages.0: must NOT have additional properties",
     ]);
   });
 });
