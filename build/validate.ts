@@ -17,7 +17,7 @@ import { isReservedName } from '../src/grammar.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { z } from 'zod';
-import { TransitiveAdvisory, WIRE, wireProblems, type WireName } from '../src/schemas/wire.ts';
+import { schemaProblems, TransitiveAdvisory, WIRE, wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { memoizedOn } from '../src/memo.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { CONTENT_TYPE, mediaTypeOf } from '../src/http/content-types.ts';
@@ -50,17 +50,20 @@ const BODY_CHECKS: Readonly<Record<string, (text: string) => boolean>> = {
   [CONTENT_TYPE.svg]: (text) => text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"') && text.endsWith('</svg>'),
 };
 
-/** A JSON body's problems against a wire schema, as one line, or null (`large`: checked by the schema compiled, compiledCheck). */
-function shapeProblem(what: string, name: WireName, text: string, large = false): string | null {
+/** A JSON body parsed and checked against a wire schema: its value, or its problem as one line. */
+function shapeChecked(what: string, name: WireName, text: string): { value: unknown; problem?: undefined } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return `${what} is not JSON`;
+    return { problem: `${what} is not JSON` };
   }
-  const problems = large ? compiledProblems(compiledCheck(WIRE[name]), value) : wireProblems(name, value);
-  return problems && `${what} does not match the ${name} schema: ${problems}`;
+  const problems = problemsOf(WIRE[name], value);
+  return problems ? { problem: `${what} does not match the ${name} schema: ${problems}` } : { value };
 }
+
+/** A JSON body's problem against a wire schema, as one line, or null. */
+const shapeProblem = (what: string, name: WireName, text: string): string | null => shapeChecked(what, name, text).problem ?? null;
 
 /** The objects a stored body is made of (a chunk can repeat), and the bytes of its literal text. */
 function objectsAndText(body: StoredBody): { objects: string[]; text: number } {
@@ -75,10 +78,11 @@ function objectsAndText(body: StoredBody): { objects: string[]; text: number } {
 
 /**
  * A wire schema compiled by ajv from its JSON Schema (made from the zod schema, as the OpenAPI
- * document's are), on first use, for the tip's large bodies: ajv's check allocates nothing for a
- * value that conforms, zod's parse copies what it checks. At 20,000 packages an advisory's commit
- * has 500,000 transitive entries to check; in some runs V8 let zod's garbage reach the old
- * generation, and the build's peak went from 1.2 to 2.1 GiB (docs/benchmarks.md).
+ * document's are), on first use: ajv's check allocates nothing for a value that conforms, zod's
+ * parse copies what it checks. A release checks every envelope it renders (20,000 at 20,000
+ * packages), the listing bundle (a card per package) and the tip's new transitive entries (500,000
+ * on an advisory's commit at 20,000 packages: checked by zod, in some runs V8 let their garbage
+ * reach the old generation, and the build's peak went from 1.2 to 2.1 GiB; docs/benchmarks.md).
  */
 const compiledCheck = memoizedOn((schema: z.ZodType): ValidateFunction => {
   const ajv = new Ajv2020({ allErrors: true });
@@ -87,11 +91,12 @@ const compiledCheck = memoizedOn((schema: z.ZodType): ValidateFunction => {
   return ajv.compile(z.toJSONSchema(schema, { target: 'draft-2020-12' }));
 });
 
-/** The problems `check` found, as one line (wireProblems' form), or null. */
-function compiledProblems(check: ValidateFunction, value: unknown): string | null {
-  if (check(value)) return null;
-  return (check.errors ?? []).map((error) => `${error.instancePath.slice(1).replaceAll('/', '.') || '(body)'}: ${error.message}`).join('; ');
-}
+/**
+ * A parsed value's problems against a schema, as one line, or null: checked by the schema
+ * compiled, and only a value that fails it by zod, which has the last word (a JSON Schema format
+ * can be stricter than zod's check) and whose messages name what is wrong (an unknown key by its name).
+ */
+const problemsOf = (schema: z.ZodType, value: unknown): string | null => (compiledCheck(schema)(value) ? null : schemaProblems(schema, value));
 
 /** Where each transitive entry but the first starts in a chunk's bytes. */
 const ENTRY_SEPARATOR = Buffer.from(`,${TRANSITIVE_ENTRY_START}`);
@@ -101,7 +106,6 @@ const ENTRY_SEPARATOR = Buffer.from(`,${TRANSITIVE_ENTRY_START}`);
  * from the bytes and parsed alone, never the chunk's whole text, so that its objects die young.
  */
 function transitiveChunkProblem(bytes: Buffer, chunk: string): string | null {
-  const check = compiledCheck(TransitiveAdvisory);
   let index = 0;
   for (let at = 0; at < bytes.length; index++) {
     const next = bytes.indexOf(ENTRY_SEPARATOR, at);
@@ -112,7 +116,7 @@ function transitiveChunkProblem(bytes: Buffer, chunk: string): string | null {
     } catch {
       return `the tip's full-bundle is not JSON: ${chunk} is not, from its entry ${index}`;
     }
-    const problems = compiledProblems(check, entry);
+    const problems = problemsOf(TransitiveAdvisory, entry);
     if (problems) return `the tip's full-bundle does not match the FullBundle schema: ${chunk}, entry ${index}: ${problems}`;
     at = end + 1;
   }
@@ -235,8 +239,7 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
     }
     const bytes = await assembleBody(out, body);
     if (bytes.length !== body.length) problems.push(`the tip's ${id} does not have its recorded length`);
-    // Whole, it is a card per package (22 MB at 100,000 packages): checked without a copy.
-    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'), true);
+    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'));
     if (problem) problems.push(problem);
   }
   for (const chunk of [...tip.packages, ...tip.records, ...tip.transitive]) {
@@ -290,9 +293,9 @@ export class DocumentChecks {
       if (passed === undefined) this.#checkedBodies.set(entry.object, (passed = check(text)));
       return passed ? [] : [`${file} is not an ${mediaTypeOf(owner.row.contentType)} body`];
     }
-    const problem = shapeProblem(file, owner.row.body, text);
-    if (problem) return [problem];
-    const value = JSON.parse(text) as { commitSha?: string; package?: { name?: string } } | unknown[];
+    const checked = shapeChecked(file, owner.row.body, text);
+    if (checked.problem !== undefined) return [checked.problem];
+    const value = checked.value as { commitSha?: string; package?: { name?: string } } | unknown[];
     if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== this.tip.sha || value.package?.name !== owner.params.name)) {
       return [`${file} is not ${owner.params.name} at the tip`];
     }

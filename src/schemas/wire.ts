@@ -403,8 +403,11 @@ export type SignedDigest = z.infer<typeof SignedDigest>;
  * Checks a parsed body against a wire schema. Returns null when it conforms, else one line
  * naming every field that does not (path and reason), for build diagnostics and test failures.
  */
-export function wireProblems(name: WireName, value: unknown): string | null {
-  const result = WIRE[name].safeParse(value);
+export const wireProblems = (name: WireName, value: unknown): string | null => schemaProblems(WIRE[name], value);
+
+/** The problems of a parsed value against a schema, as wireProblems gives them. */
+export function schemaProblems(schema: z.ZodType, value: unknown): string | null {
+  const result = schema.safeParse(value);
   if (result.success) return null;
   return result.error.issues
     .slice(0, 10)
