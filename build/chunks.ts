@@ -2,8 +2,8 @@
  * Keyed collections stored as content-addressed chunks, so that a commit costs space in
  * proportion to what it changed rather than to the catalog's size (like git's trees).
  *
- * Items are kept in key order. A chunk ends after every key whose hash is 0 modulo
- * CHUNK_SPREAD, so boundaries depend only on the keys present: adding or removing a package
+ * Items are kept in key order. A chunk ends after every key whose hash is 0 modulo the
+ * collection's spread, so boundaries depend only on the keys present: adding or removing a package
  * rewrites one or two chunks, and a build from scratch cuts the same chunks as an incremental one.
  */
 import { createHash } from 'node:crypto';
@@ -14,19 +14,11 @@ import { lowerBound } from '../src/sorted.ts';
 import type { ObjectStore } from './objects.ts';
 import type { ChunkRef } from '../src/store/layout.ts';
 
-/** About one chunk boundary every CHUNK_SPREAD keys. */
+/** About one chunk boundary every CHUNK_SPREAD keys, unless a collection says otherwise. */
 const CHUNK_SPREAD = 32;
 
-const boundaries = new Map<string, boolean>();
-
-function endsChunk(key: string): boolean {
-  let ends = boundaries.get(key);
-  if (ends === undefined) {
-    ends = createHash('sha1').update(key).digest().readUInt32BE(0) % CHUNK_SPREAD === 0;
-    boundaries.set(key, ends);
-  }
-  return ends;
-}
+/** Whether `key` ends a chunk of a collection cut about every `spread` keys (made for a key when the cut is, and for a key that comes or goes). */
+const endsChunk = (key: string, spread: number): boolean => createHash('sha1').update(key).digest().readUInt32BE(0) % spread === 0;
 
 export type { ChunkRef };
 
@@ -203,9 +195,13 @@ export class ChunkedCollection<T> {
   /** Each key's chunk. */
   private readonly chunkOf = new Map<string, Chunk>();
 
+  /** About one chunk boundary every `spread` keys. */
+  readonly #spread: number;
+
   /** `store`: where the items are kept (default: a Map). */
-  constructor(render: (entries: [string, T][]) => string, items?: Iterable<[string, T]>, store: ItemStore<T> = new Map()) {
+  constructor(render: (entries: [string, T][]) => string, items?: Iterable<[string, T]>, store: ItemStore<T> = new Map(), spread = CHUNK_SPREAD) {
     this.render = render;
+    this.#spread = spread;
     this.items = store;
     for (const [key, item] of items ?? []) this.items.set(key, item);
   }
@@ -272,10 +268,11 @@ export class ChunkedCollection<T> {
    * cut follows from the keys alone, so it is the one those chunks were stored with.
    */
   adopt(refs: readonly ChunkRef[]): void {
-    this.layout = this.cut();
-    const objects = new Map(refs.map((ref) => [ref.first, ref.object]));
-    // A chunk that rendered empty is stored as none: rendered again, once.
-    for (const chunk of this.layout) chunk.object = objects.get(chunk.keys[0]);
+    const layout = (this.layout = this.cut());
+    // Only the chunks of this very cut: another pkgcat may have cut at other boundaries (and a chunk
+    // that rendered empty has no ref). Otherwise every chunk is rendered again, once.
+    if (refs.length !== layout.length || refs.some((ref, index) => ref.first !== layout[index].keys[0])) return;
+    layout.forEach((chunk, index) => (chunk.object = refs[index].object));
   }
 
   private refs(layout: readonly Chunk[]): ChunkRef[] {
@@ -289,7 +286,7 @@ export class ChunkedCollection<T> {
     this.chunkOf.clear();
     let start = 0;
     for (let index = 0; index < keys.length; index++) {
-      if (index < keys.length - 1 && !endsChunk(keys[index])) continue;
+      if (index < keys.length - 1 && !endsChunk(keys[index], this.#spread)) continue;
       const chunk: Chunk = { keys: keys.slice(start, index + 1), object: undefined };
       for (const key of chunk.keys) this.chunkOf.set(key, chunk);
       layout.push(chunk);
@@ -302,7 +299,7 @@ export class ChunkedCollection<T> {
   private insert(layout: Chunk[], key: string): void {
     let index = chunkAtOrAfter(layout, key);
     const last = layout[layout.length - 1];
-    if (index === layout.length && (!last || endsChunk(last.keys[last.keys.length - 1]))) {
+    if (index === layout.length && (!last || endsChunk(last.keys[last.keys.length - 1], this.#spread))) {
       // After every key, and the last chunk ends at a boundary (or there is none): a chunk of its own.
       const chunk: Chunk = { keys: [key], object: undefined };
       this.chunkOf.set(key, chunk);
@@ -315,7 +312,7 @@ export class ChunkedCollection<T> {
     chunk.keys.splice(at, 0, key);
     chunk.object = undefined;
     this.chunkOf.set(key, chunk);
-    if (endsChunk(key) && at < chunk.keys.length - 1) {
+    if (endsChunk(key, this.#spread) && at < chunk.keys.length - 1) {
       const rest: Chunk = { keys: chunk.keys.splice(at + 1), object: undefined };
       for (const moved of rest.keys) this.chunkOf.set(moved, rest);
       layout.splice(index + 1, 0, rest);

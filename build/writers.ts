@@ -430,20 +430,30 @@ const storedHoles = (name: string | undefined): Record<string, string> => tipVal
  */
 const STAND_IN_SOURCES = /f0f0f0f0|0e0e0e0e|299[89]-|[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-/i;
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** `text` cut at each occurrence of a hole's value; null when a value is empty. */
+/**
+ * `text` cut at each occurrence of a hole's value; null when a value is empty. Found left to right,
+ * a longer value first where two start at once. Found with indexOf, one value at a time: a pattern
+ * of the values, made for each document (an SBOM's serial number is its own), took 8 s of a
+ * 20,000-package build.
+ */
 function cutAtHoles(text: string, values: Readonly<Record<string, string>>): Pieces | null {
   const byValue = new Map(Object.entries(values).map(([hole, value]) => [value, hole]));
   if (byValue.has('') || byValue.size !== Object.keys(values).length) return null;
-  const pattern = new RegExp([...byValue.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  // Each value, longest first, and where it next occurs from `from` on.
+  const next = [...byValue.keys()].sort((a, b) => b.length - a.length).map((value) => ({ value, at: text.indexOf(value) }));
   const pieces: string[] = [];
   const holes: string[] = [];
   let from = 0;
-  for (const match of text.matchAll(pattern)) {
-    pieces.push(text.slice(from, match.index));
-    holes.push(byValue.get(match[0])!);
-    from = match.index + match[0].length;
+  for (;;) {
+    let first: (typeof next)[number] | null = null;
+    for (const candidate of next) {
+      if (candidate.at >= 0 && candidate.at < from) candidate.at = text.indexOf(candidate.value, from);
+      if (candidate.at >= 0 && (first === null || candidate.at < first.at)) first = candidate;
+    }
+    if (first === null) break;
+    pieces.push(text.slice(from, first.at));
+    holes.push(byValue.get(first.value)!);
+    from = first.at + first.value.length;
   }
   pieces.push(text.slice(from));
   return { pieces, holes };

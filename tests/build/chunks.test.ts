@@ -148,4 +148,20 @@ describe('ChunkedCollection', () => {
       expect(store.written - before, `removing ${path(n)}`).toBeLessThanOrEqual(1);
     }
   });
+
+  it('takes back the chunks a checkpoint names only when they are its own cut: chunks cut at another spread are stored again', async () => {
+    const store = await countingStore();
+    const items = new Map(Array.from({ length: 2000 }, (_, n): [string, string] => [path(n), `v${n}`]));
+    // A checkpoint of an earlier pkgcat, which cut every 32 keys; this one cuts every 8.
+    const earlier = await new ChunkedCollection<string>(renderKeyedChunk, items).flush(store);
+    const resumed = new ChunkedCollection<string>(renderKeyedChunk, items, new Map(), 8);
+    resumed.adopt(earlier);
+    const fromScratch = await new ChunkedCollection<string>(renderKeyedChunk, items, new Map(), 8).flush(store);
+    expect(fromScratch.length).toBeGreaterThan(earlier.length * 2);
+    expect(await resumed.flush(store)).toEqual(fromScratch);
+    // Its own cut is taken back as it is: nothing is rendered again.
+    const again = new ChunkedCollection<string>((entries) => { throw new Error(`rendered ${entries[0][0]} again`); }, items, new Map(), 8);
+    again.adopt(fromScratch);
+    expect(await again.flush(store)).toEqual(fromScratch);
+  });
 });
