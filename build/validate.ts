@@ -284,16 +284,18 @@ export class DocumentChecks {
   async problems(file: string, entry: ManifestEntry, stored: Buffer): Promise<string[]> {
     const owner = publicFileOwner(file);
     if (!owner) return [`${file} is no surface's file`];
-    const text = (await documentBytes(entry, stored, this.tip, file, this.#sources)).toString('utf8');
-    if (owner.row.id === 'openapi') return openApiProblems(text);
+    // The body is made only for a check: a part of llms-full joins thousands of mirrors, each read
+    // back from the packs (at 100,000 packages, most of what publishing read), and has none.
+    const text = async () => (await documentBytes(entry, stored, this.tip, file, this.#sources)).toString('utf8');
+    if (owner.row.id === 'openapi') return openApiProblems(await text());
     if (!owner.row.body) {
       const check = BODY_CHECKS[owner.row.contentType];
       if (!check) return [];
       let passed = carriesTip(entry) ? undefined : this.#checkedBodies.get(entry.object);
-      if (passed === undefined) this.#checkedBodies.set(entry.object, (passed = check(text)));
+      if (passed === undefined) this.#checkedBodies.set(entry.object, (passed = check(await text())));
       return passed ? [] : [`${file} is not an ${mediaTypeOf(owner.row.contentType)} body`];
     }
-    const checked = shapeChecked(file, owner.row.body, text);
+    const checked = shapeChecked(file, owner.row.body, await text());
     if (checked.problem !== undefined) return [checked.problem];
     const value = checked.value as { commitSha?: string; package?: { name?: string } } | unknown[];
     if (owner.row.id === 'package' && !Array.isArray(value) && (value.commitSha !== this.tip.sha || value.package?.name !== owner.params.name)) {
