@@ -51,19 +51,19 @@ const BODY_CHECKS: Readonly<Record<string, (text: string) => boolean>> = {
 };
 
 /** A JSON body parsed and checked against a wire schema: its value, or its problem as one line. */
-function shapeChecked(what: string, name: WireName, text: string): { value: unknown; problem?: undefined } | { problem: string } {
+function shapeChecked(what: string, name: WireName, text: string, large = false): { value: unknown; problem?: undefined } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { problem: `${what} is not JSON` };
   }
-  const problems = problemsOf(WIRE[name], value);
+  const problems = problemsOf(WIRE[name], value, large);
   return problems ? { problem: `${what} does not match the ${name} schema: ${problems}` } : { value };
 }
 
 /** A JSON body's problem against a wire schema, as one line, or null. */
-const shapeProblem = (what: string, name: WireName, text: string): string | null => shapeChecked(what, name, text).problem ?? null;
+const shapeProblem = (what: string, name: WireName, text: string, large = false): string | null => shapeChecked(what, name, text, large).problem ?? null;
 
 /** The objects a stored body is made of (a chunk can repeat), and the bytes of its literal text. */
 function objectsAndText(body: StoredBody): { objects: string[]; text: number } {
@@ -92,11 +92,28 @@ const compiledCheck = memoizedOn((schema: z.ZodType): ValidateFunction => {
 });
 
 /**
- * A parsed value's problems against a schema, as one line, or null: checked by the schema
- * compiled, and only a value that fails it by zod, which has the last word (a JSON Schema format
- * can be stricter than zod's check) and whose messages name what is wrong (an unknown key by its name).
+ * Values of a schema checked by zod alone before its compiled check is made. Compiling takes 10 to
+ * 60 ms a schema, what zod takes for about a hundred envelopes, and a leaf's commit checks a few
+ * bodies of each kind: it would pay for compiling every time. A large body (the listing bundle,
+ * `large`) is checked compiled from the first: zod would copy all of it.
  */
-const problemsOf = (schema: z.ZodType, value: unknown): string | null => (compiledCheck(schema)(value) ? null : schemaProblems(schema, value));
+const CHECKED_BEFORE_COMPILING = 100;
+const checkedByZod = new WeakMap<z.ZodType, number>();
+
+/**
+ * A parsed value's problems against a schema, as one line, or null: checked by the schema
+ * compiled (once it pays), and only a value that fails it by zod, which has the last word (a JSON
+ * Schema format can be stricter than zod's check) and whose messages name what is wrong (an
+ * unknown key by its name).
+ */
+function problemsOf(schema: z.ZodType, value: unknown, large = false): string | null {
+  const checked = checkedByZod.get(schema) ?? 0;
+  if (!large && checked < CHECKED_BEFORE_COMPILING) {
+    checkedByZod.set(schema, checked + 1);
+    return schemaProblems(schema, value);
+  }
+  return compiledCheck(schema)(value) ? null : schemaProblems(schema, value);
+}
 
 /** Where each transitive entry but the first starts in a chunk's bytes. */
 const ENTRY_SEPARATOR = Buffer.from(`,${TRANSITIVE_ENTRY_START}`);
@@ -239,7 +256,8 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
     }
     const bytes = await assembleBody(out, body);
     if (bytes.length !== body.length) problems.push(`the tip's ${id} does not have its recorded length`);
-    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'));
+    // Whole, a card per package (22 MB at 100,000 packages).
+    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'), true);
     if (problem) problems.push(problem);
   }
   for (const chunk of [...tip.packages, ...tip.records, ...tip.transitive]) {
