@@ -63,21 +63,22 @@ async function nextReleaseId(out: string, tip: string): Promise<string> {
 }
 
 const SOURCES = fileURLToPath(new URL('../src/', import.meta.url));
-const WRITERS_FILE = fileURLToPath(new URL('./writers.ts', import.meta.url));
+/** The writers, and this file, which makes each document's manifest entry from what they render. */
+const PLACING_FILES = [fileURLToPath(new URL('./writers.ts', import.meta.url)), fileURLToPath(import.meta.url)];
 /** The versions of the libraries that compose (CycloneDX, the sitemap and feed writers, badge-maker, ...). */
 const LOCK_FILE = fileURLToPath(new URL('../package-lock.json', import.meta.url));
 
 let codeVersionOnce: Promise<string> | null = null;
 
 /**
- * The version of the code that composes and renders the documents: every source of src/ and of
- * the site (build/site.ts), the writers and the locked libraries. Another version renders every
- * document again.
+ * The version of the code that composes, renders and places the documents: every source of src/
+ * and of the site (build/site.ts), the writers, this file and the locked libraries. Another version
+ * renders every document again (and so makes every manifest entry anew).
  */
 function codeVersion(): Promise<string> {
   codeVersionOnce ??= (async () => {
     const files = (await readdir(SOURCES, { recursive: true })).filter((file) => file.endsWith('.ts')).sort();
-    const parts = [await siteSourceHash(), await readFile(WRITERS_FILE, 'utf8'), await readFile(LOCK_FILE, 'utf8').catch(() => 'no lock file')];
+    const parts = [await siteSourceHash(), ...(await Promise.all(PLACING_FILES.map((file) => readFile(file, 'utf8')))), await readFile(LOCK_FILE, 'utf8').catch(() => 'no lock file')];
     for (const file of files) parts.push(`${file}\n${await readFile(join(SOURCES, file), 'utf8')}`);
     return contentHash(parts.join('\0'));
   })();
@@ -141,6 +142,12 @@ class SharedParts {
   }
 }
 
+/** A body's bytes: a text's UTF-8, or a view of the given bytes. */
+const bytesOf = (body: string | Uint8Array): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+
+/** Texts put shorter than this are looked up by text before they are hashed (Stage.put): a badge is about 1 KB. */
+const REPEATED_BELOW = 4096;
+
 /** Distinct lists of holes held for sharing (28,000 at 20,000 packages). */
 const SHARED_HOLE_LISTS = 100_000;
 
@@ -167,6 +174,11 @@ class Stage {
   readonly inputs: InputTable;
 
   readonly #parts: SharedParts;
+  /**
+   * The object and length of each small text put, by text: the same few hundred badges are put for
+   * every package (400,000 files at 100,000 packages), each converted to bytes and hashed again.
+   */
+  readonly #repeated = new Map<string, ManifestEntry & { length: number }>();
 
   /** `manifest`: the current release's, its reads and holes shared through `parts`; this release's from here on. */
   constructor(store: ObjectStore, manifest: ChunkedCollection<ManifestEntry>, parts: SharedParts, checks: DocumentChecks, inputs: InputTable) {
@@ -212,17 +224,24 @@ class Stage {
    * are drawn once per distinct face).
    */
   async put(file: string, body: string | Uint8Array): Promise<void> {
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    const { object, segmented } = await this.#storeBody(bytes, true);
+    const repeatable = typeof body === 'string' && body.length < REPEATED_BELOW;
+    let entry = repeatable ? this.#repeated.get(body) : undefined;
+    let bytes: Buffer | undefined;
+    if (!entry) {
+      bytes = bytesOf(body);
+      const { object, segmented } = await this.#storeBody(bytes, true);
+      entry = { object, length: bytes.length, ...(segmented && { joined: true as const }) };
+      if (repeatable) this.#repeated.set(body, entry);
+    }
     const previous = this.#previous.get(file);
-    if (previous?.object === object && previous.length === bytes.length) {
+    if (previous?.object === entry.object && previous.length === entry.length) {
       this.#set(file, previous);
       this.counts.kept++;
       return;
     }
-    this.#set(file, { object, length: bytes.length, ...(segmented && { joined: true as const }) });
+    this.#set(file, entry);
     // Checked on the bytes it serves.
-    this.problems.push(...(await this.#checks.problems(file, { object, length: bytes.length }, bytes)));
+    this.problems.push(...(await this.#checks.problems(file, { object: entry.object, length: entry.length }, bytes ?? bytesOf(body))));
     this.counts.rendered++;
   }
 
@@ -264,7 +283,7 @@ class Stage {
     const filled =
       typeof body === 'object' && 'pieces' in body ? fillHoles(body, rendition.holes ?? {})
       : joined ? { bytes: Buffer.from(renderJoined(body.joined), 'utf8'), holes: [] }
-      : { bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), holes: [] };
+      : { bytes: bytesOf(body), holes: [] };
     const { object, segmented } = await this.#storeBody(filled.bytes, filled.holes.length === 0 && !rendered.components && !joined);
     // Kept for the next release, unless it carries the tip without holes (rendered at the tip when its pieces could not be told apart).
     const key = rendition.key(reads);
@@ -277,9 +296,10 @@ class Stage {
     this.counts.rendered++;
     const atTip = 'holes' in rendition && !(typeof body === 'object' && 'pieces' in body);
     const keep = key !== null && !atTip;
-    // A length is the body's as served, when it takes nothing from the tip: a document with component markers has none, nor one that joins documents with holes.
+    // A length is the body's as served, when the tip cannot change it: a document with holes is as long at every tip (the tip's values are
+    // as long as the stand-in's it is stored with); one with component markers has none, nor one that joins documents with holes (src/store/manifest.ts carriesTip).
     const placement =
-      filled.holes.length > 0 ? { holes: this.#parts.holes(filled.holes) }
+      filled.holes.length > 0 ? { holes: this.#parts.holes(filled.holes), length: filled.bytes.length }
       : rendered.components ? {}
       : joined ? (body.joined.some((segment) => typeof segment !== 'string' && segment[1].length > 0) ? {} : { length: body.length })
       : { length: filled.bytes.length };
@@ -383,9 +403,9 @@ export async function publishRelease(
     content,
     codeVersion: version,
     placedFile: async (rowId, params) => {
-      const { entry } = await placedEntry(rowId, params);
-      // A document with holes is stored with a stand-in's values, as long as the tip's.
-      return { object: entry.object, length: entry.length ?? (await store.size(entry.object)), holes: entry.holes ?? [] };
+      const { file, entry } = await placedEntry(rowId, params);
+      if (entry.length === undefined) throw new Error(`${file} has no length: its body changes with the tip`);
+      return { object: entry.object, length: entry.length, holes: entry.holes ?? [] };
     },
   };
   // The rows' writers run side by side: the pages are laid out in worker threads while this one

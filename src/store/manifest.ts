@@ -31,7 +31,11 @@ export interface ManifestEntry {
   readonly components?: true;
   /** Its object lists the segments it joins (JoinedSegment): a part of llms-full (its text and its mirrors), a large document (its content-defined segments). */
   readonly joined?: true;
-  /** The body's length in bytes, when nothing in it takes the tip's values (llms-full is planned from its mirrors' lengths, without reading them). */
+  /**
+   * The body's length in bytes as served, when the tip cannot change it (llms-full is planned from its
+   * mirrors' lengths, without reading them): a body with holes is as long at every tip. None for a
+   * body whose components are markers, nor for one that joins bodies with holes (carriesTip).
+   */
   readonly length?: number;
   /**
    * What the document was rendered from: the digest of its inputs and of the code (build/publish.ts

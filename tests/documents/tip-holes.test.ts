@@ -69,6 +69,10 @@ it('are kept by a commit that changes nothing they show, holes and all, like the
   // It joins a mirror with a hole: its bytes take the tip's, so it has no length of its own; part 1 joins none, and has its length.
   expect(after.get('llms-full/2.txt')!.length).toBeUndefined();
   expect(after.get('llms-full/1.txt')).toMatchObject({ joined: true, length: Buffer.byteLength(await served(releases[1], 'llms-full/1.txt')) });
+  // A body with holes is as long at every tip: its entry has the length it is served with, which plans llms-full's parts without reading the mirror.
+  for (const [index, release] of releases.entries()) {
+    expect(after.get('advisories/BASE-1.md')!.length, `at ${shas[index]}`).toBe(Buffer.byteLength(await served(release, 'advisories/BASE-1.md')));
+  }
   expect(part).toContainEqual([after.get('advisories/BASE-1.md')!.object, after.get('advisories/BASE-1.md')!.holes]);
   expect(after.get('pkgs/a-leaf.md')!.object).not.toBe(before.get('pkgs/a-leaf.md')!.object);
 });
