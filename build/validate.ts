@@ -360,14 +360,19 @@ async function checkManifest(
   const tipRoot = await readStateRoot(out, info.tip.sha);
   // A tip without a state is reported by validateRelease; its documents cannot be read without it.
   if (!tipRoot) return;
+  const unowned = (file: string): boolean => {
+    if (publicFileOwner(file)) return false;
+    problems.push(`${file} is no surface's file`);
+    return true;
+  };
+  // Each document checked already, as it was rendered or by the release that rendered it: only whose file it is, without a promise for each of hundreds of thousands.
+  if (checked) {
+    for (const file of entries.keys()) unowned(file);
+    return;
+  }
   const documents = new DocumentChecks(info.tip, chain.length, documentSources(objects, tipRoot));
   const checkFile = async (file: string, entry: ManifestEntry): Promise<void> => {
-    if (!publicFileOwner(file)) {
-      problems.push(`${file} is no surface's file`);
-      return;
-    }
-    // Checked already: as it was rendered, or by the release that rendered it.
-    if (checked) return;
+    if (unowned(file)) return;
     const stored = await objects.get(entry.object);
     if (!stored) {
       problems.push(`${file} names object ${entry.object}, which is missing`);
