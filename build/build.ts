@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CatalogRepo, type LoggedCommit } from '../src/catalog/git.ts';
 import { serialize } from '../src/serialize.ts';
 import {
-  LAYOUT_VERSION, assembleBody, layoutFile, otherLayout, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
+  LAYOUT_VERSION, layoutFile, otherLayout, currentReleaseId, paths, readJson, readListing, readStateRoot, type ReleaseInfo, type StateRootFile,
 } from '../src/store/layout.ts';
 import type { CommitInfo, Diagnostic } from '../src/compose/types.ts';
 import { writeFileAtomic } from '../src/store/atomic.ts';
@@ -353,7 +353,7 @@ async function buildLocked(
     history: tipState.history,
     recentChanges: await readRecentChanges(out, chainInfos),
     log,
-    listing: (await assembleBody(out, (await readStateRoot(out, tip))!.listing)).toString('utf8'),
+    listing: composer.listingText((await readStateRoot(out, tip))!.listing),
   }, { onLive: options.onLive, held: warm?.release ?? null, hold: keeps });
   // After publishing, so the new commit goes live without waiting for it (a build killed before
   // it starts from an older checkpoint, whose later commits are built: nothing is lost).

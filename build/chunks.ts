@@ -252,6 +252,13 @@ export class ChunkedCollection<T> {
     return this.refs(layout);
   }
 
+  /** Each stored chunk's object and text, rendered again from the items (the bytes the last flush stored under that object). */
+  *chunkTexts(): Generator<[object: string, text: string]> {
+    for (const chunk of this.layout ?? []) {
+      if (chunk.object) yield [chunk.object, this.render(chunk.keys.map((key) => [key, this.items.get(key)!]))];
+    }
+  }
+
   /**
    * The chunks as the last flush stored them, in key order, for a checkpoint to keep beside the
    * items; null when items changed since (then only a flush knows them).

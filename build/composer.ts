@@ -315,6 +315,23 @@ export class Composer {
     return { listing, full: { etag, length, advisories }, records, transitive, packages };
   }
 
+  /**
+   * The bytes of `listing`, the listing bundle of the last composed commit, as text: its cards'
+   * chunks are made again from the cards held, not read back from the packs (9,327 objects, 65 MB
+   * at 100,000 packages, each decompressed, for every commit).
+   */
+  listingText(listing: StoredBody): string {
+    const chunks = new Map(this.cards.chunkTexts());
+    return listing.segments
+      .map((segment) => {
+        if (typeof segment === 'string') return segment;
+        const text = chunks.get(segment.object);
+        if (text === undefined) throw new Error(`the listing names chunk ${segment.object}, which is not one of the cards the composer holds`);
+        return text;
+      })
+      .join('');
+  }
+
   /** A package's rollup from its entries' texts (sorted by advisory id): comma-joined; none when it has none. */
   #setRollup(key: string, entries: readonly string[]): void {
     this.transitive.set(key, entries.length > 0 ? entries.join(',') : null);
