@@ -246,7 +246,7 @@ export class ChunkedCollection<T> {
     }
     this.dirty.clear();
     for (const chunk of layout.filter(({ object }) => object === undefined)) {
-      const text = this.render(chunk.keys.map((key) => [key, this.items.get(key)!]));
+      const text = this.#text(chunk);
       chunk.object = text === '' ? null : await store.put(text);
     }
     return this.refs(layout);
@@ -255,8 +255,13 @@ export class ChunkedCollection<T> {
   /** Each stored chunk's object and text, rendered again from the items (the bytes the last flush stored under that object). */
   *chunkTexts(): Generator<[object: string, text: string]> {
     for (const chunk of this.layout ?? []) {
-      if (chunk.object) yield [chunk.object, this.render(chunk.keys.map((key) => [key, this.items.get(key)!]))];
+      if (chunk.object) yield [chunk.object, this.#text(chunk)];
     }
+  }
+
+  /** A chunk's text, rendered from its items. */
+  #text(chunk: Chunk): string {
+    return this.render(chunk.keys.map((key) => [key, this.items.get(key)!]));
   }
 
   /**
