@@ -274,12 +274,15 @@ async function buildLocked(
   const writtenStates: string[] = [];
   /** The commit whose state the composer holds, for diffing the next commit against its parent cheaply. */
   let composedCommit: CommitInfo | null = startedFrom ? model.state().commit : null;
+  /** The packages that shipped a version: their history changed. */
+  const shipped = new Set<string>();
 
   for (let index = 0; index < logged.length; index++) {
     const commit = logged[index];
     const info = infos[index];
     const applied = await model.apply(info, commit.changes, (id) => repo.readObject(id));
     await recordShipping(repo, model, commit, applied.shipped);
+    for (const { key } of applied.shipped) shipped.add(key);
     for (const diagnostic of applied.diagnostics) {
       diagnostics.push(diagnostic);
       log(`diagnostic ${diagnostic.level}: commit ${diagnostic.commit.slice(0, 12)} ${diagnostic.path}: ${diagnostic.message}`, diagnostic);
@@ -354,7 +357,9 @@ async function buildLocked(
     recentChanges: await readRecentChanges(out, chainInfos),
     log,
     listing: composer.listingText((await readStateRoot(out, tip))!.listing),
-  }, { onLive: options.onLive, held: warm?.release ?? null, hold: keeps });
+  }, { onLive: options.onLive, held: warm && heldWithChanges(warm.release, composer, shipped), hold: keeps });
+  // The release now held is the composer's state: what the next build's commits set is noted from here.
+  if (keeps) composer.noteChanges();
   // After publishing, so the new commit goes live without waiting for it (a build killed before
   // it starts from an older checkpoint, whose later commits are built: nothing is lost).
   await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
@@ -363,6 +368,18 @@ async function buildLocked(
   await store.close({ keepIndex: keeps });
   const result = { tip, commits: chain.length, composed: writtenStates.length, applied: logged.length, resumedFrom: startedFrom, releaseId: published.id, diagnostics, published: published.counts };
   return { result, warm: published.held && { out, sha: tip, model, composer, release: published.held } };
+}
+
+/**
+ * The release a warm builder held, with the packages whose own items its commits have set since
+ * (the composer notes its records, cards and rollups from the moment it was published; `shipped`:
+ * the histories): the next release hashes only their inputs of those kinds (build/inputs.ts).
+ */
+function heldWithChanges(held: HeldRelease, composer: Composer, shipped: ReadonlySet<string>): HeldRelease {
+  const changed = composer.changedPackages();
+  if (!changed) return held;
+  for (const key of shipped) changed.add(key);
+  return { ...held, inputs: { ...held.inputs, changedPackages: changed } };
 }
 
 /** Commits whose files may still be being written while the next ones compose. */

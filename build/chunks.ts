@@ -198,6 +198,9 @@ export class ChunkedCollection<T> {
   /** About one chunk boundary every `spread` keys. */
   readonly #spread: number;
 
+  /** The keys set since `noteSets` was last called; null before it is (nothing is noted). */
+  #noted: Set<string> | null = null;
+
   /** `store`: where the items are kept (default: a Map). */
   constructor(render: (entries: [string, T][]) => string, items?: Iterable<[string, T]>, store: ItemStore<T> = new Map(), spread = CHUNK_SPREAD) {
     this.render = render;
@@ -232,6 +235,20 @@ export class ChunkedCollection<T> {
       else this.insert(this.layout, key);
     }
     this.dirty.add(key);
+    this.#noted?.add(key);
+  }
+
+  /**
+   * Notes the key of every item set from now on (the keys noted so far are let go): a builder that
+   * stays up asks which items a release's commits may have changed (build/build.ts).
+   */
+  noteSets(): void {
+    this.#noted = new Set();
+  }
+
+  /** The keys set since `noteSets`, each of which may have another item now; null when nothing is noted. */
+  get noted(): ReadonlySet<string> | null {
+    return this.#noted;
   }
 
   /**

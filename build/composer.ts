@@ -176,6 +176,17 @@ export class Composer {
     return { records: this.records.items, cards: this.cards.items, transitive: this.transitive.items, index: this.index.items, chunks, chunkLengths };
   }
 
+  /** From now on, notes the packages whose record, card or rollup is set (build/build.ts Builder: what changed since its release). */
+  noteChanges(): void {
+    for (const collection of [this.records, this.cards, this.transitive]) collection.noteSets();
+  }
+
+  /** The packages whose record, card or rollup was set since `noteChanges` (each may differ now); null when it was never called. */
+  changedPackages(): Set<string> | null {
+    const noted = [this.records.noted, this.cards.noted, this.transitive.noted];
+    return noted.some((keys) => keys === null) ? null : new Set(noted.flatMap((keys) => [...keys!]));
+  }
+
   /** The analysis of the state last noted or composed; null before either (a composer restored from a checkpoint). */
   get currentAnalysis(): CatalogAnalysis | null {
     return this.analysis;

@@ -60,10 +60,37 @@ const renderRows = (entries: [string, Row][]): string => renderKeyedChunk(entrie
 export const inputEpoch = (codeVersion: string, siteUrl: string): string => contentHash(`${codeVersion}\n${siteUrl}`);
 
 /**
- * A release's input table as the next release starts from it; `readers` when a builder that stays
- * up holds it (none when it is read back from the packs).
+ * A release's input table as the next release starts from it; `readers` and `changedPackages` when
+ * a builder that stays up holds it (none when it is read back from the packs).
  */
-export type StoredInputs = { epoch: string; table: ChunkedCollection<Row>; reach: InputsFile['reach']; readers?: ReaderIndex };
+export type StoredInputs = {
+  epoch: string;
+  table: ChunkedCollection<Row>;
+  reach: InputsFile['reach'];
+  readers?: ReaderIndex;
+  /**
+   * The packages whose own items (record, card, rollup, version history) were set since the
+   * release: only their OWN_ITEM_KINDS inputs can differ now. Absent: any input can.
+   */
+  changedPackages?: ReadonlySet<string>;
+};
+
+/**
+ * The kinds of input whose value is one package's own items and nothing else (build/writers.ts
+ * inputHash): its record (`record`, and `name`, the spelling the record gives), its rollup
+ * (`transitive`), its version history (`history`) and its card (`severity`, the highest severity
+ * the card shows). A builder that stays up knows which packages' items its commits set, so it
+ * hashes these inputs of those packages alone (half a million at 100,000 packages, where a commit
+ * sets a few). Every other kind (an advisory's reach, an SBOM's closure, a commit) is hashed again
+ * each release.
+ */
+const OWN_ITEM_KINDS = new Set(['record', 'name', 'transitive', 'history', 'severity']);
+
+/** Whether `input` can have another value now, when only the items of `changedPackages` were set. */
+function mayDiffer(input: string, changedPackages: ReadonlySet<string>): boolean {
+  const colon = input.indexOf(':');
+  return !OWN_ITEM_KINDS.has(input.slice(0, colon)) || changedPackages.has(input.slice(colon + 1));
+}
 
 /**
  * Which documents of a release read each input, for a builder that stays up (build/build.ts
@@ -136,12 +163,15 @@ export class InputTable {
    */
   readonly #continued: boolean;
   /**
-   * Each input of the previous release's table, and whether its hash is the same now (one lookup
-   * per input a kept document read); made on first use.
+   * The inputs the table does not vouch for, once it is compared: those whose hash changed since
+   * the previous release, and those added since the comparison. A kept document is vouched for by
+   * one lookup per input it read.
    */
-  #vouched: Map<string, boolean> | null = null;
+  #unvouched: Set<string> | null = null;
   /** Which documents read each input (held by a builder that stays up; else none, and every kept document's inputs are looked at). */
   readonly #readers: ReaderIndex | null;
+  /** The packages whose own items were set since the previous release (StoredInputs); null: every input is hashed. */
+  readonly #changedPackages: ReadonlySet<string> | null;
   /** The documents that may read an input whose hash changed, once the table is compared (with `#readers` only). */
   #maybeChanged: Set<string> | null = null;
 
@@ -152,6 +182,7 @@ export class InputTable {
     this.#continued = previous?.epoch === epoch;
     this.#table = this.#continued ? previous!.table : ChunkedCollection.stored(renderRows, []);
     this.#readers = this.#continued ? (previous!.readers ?? null) : null;
+    this.#changedPackages = this.#continued ? (previous!.changedPackages ?? null) : null;
   }
 
   /** The table of this release: once flushed, what the next release starts from. */
@@ -162,12 +193,12 @@ export class InputTable {
   /** Whether the previous release's document `file`, which read `inputs`, reads the same values now (false: unknown, check its key). */
   unchanged(file: string, inputs: readonly string[] | undefined): boolean {
     if (!inputs || !this.#continued) return false;
-    const vouched = this.#compare();
+    const unvouched = this.#compare();
     // No input it reads changed: the index names every reader of a changed input.
     if (this.#maybeChanged && !this.#maybeChanged.has(file)) return true;
-    // An input the previous table lacks is not vouched for: the counts keep every input of a counted
+    // An input the table lacks is not vouched for: the counts keep every input of a counted
     // document, and this keeps a wrong count from ever keeping a document whose input changed.
-    for (const input of inputs) if (vouched.get(input) !== true) return false;
+    for (const input of inputs) if (unvouched.has(input) || !this.#table.items.has(input)) return false;
     return true;
   }
 
@@ -202,26 +233,30 @@ export class InputTable {
   #count(inputs: readonly string[] | undefined, change: 1 | -1): void {
     for (const input of inputs ?? []) {
       const held = this.#table.items.get(input);
+      // An input added once the table is compared vouches for no document of the previous release.
+      if (held === undefined) this.#unvouched?.add(input);
       const readers = (held === undefined ? 0 : readersOf(held)) + change;
       this.#table.set(input, readers <= 0 ? null : row(held === undefined ? this.#hashOf(input) : hashOf(held), readers));
     }
   }
 
-  /** Hashes each input of the table at this release, once: the changed ones get their new hash. */
-  #compare(): Map<string, boolean> {
-    if (!this.#vouched) {
-      this.#vouched = new Map();
+  /**
+   * Hashes each input of the table that can differ at this release, once: the changed ones get
+   * their new hash. Returns the inputs not vouched for.
+   */
+  #compare(): Set<string> {
+    if (!this.#unvouched) {
       const changed: string[] = [];
       for (const [input, held] of this.#table.items) {
+        if (this.#changedPackages && !mayDiffer(input, this.#changedPackages)) continue;
         const now = this.#hashOf(input);
-        const same = now === hashOf(held);
-        this.#vouched.set(input, same);
-        if (same) continue;
+        if (now === hashOf(held)) continue;
         changed.push(input);
         this.#table.set(input, row(now, readersOf(held)));
       }
+      this.#unvouched = new Set(changed);
       this.#maybeChanged = this.#readers?.readersOf(changed) ?? null;
     }
-    return this.#vouched;
+    return this.#unvouched;
   }
 }

@@ -14,8 +14,8 @@ const manifest: [string, { reads: string[] }][] = [
 ];
 const hashesBefore: Record<string, string> = { 'record:curl': 'c1', 'card:zlib': 'z1', 'record:zlib': 'r1' };
 
-function previousTable(readers?: ReaderIndex): StoredInputs {
-  const table = storedTable([{ object: 'chunk', entries: Object.entries(hashesBefore).map(([input, hash]): [string, StoredRow] => [input, [hash, 1]]) }]);
+function previousTable(readers?: ReaderIndex, rows: Record<string, string> = hashesBefore): StoredInputs {
+  const table = storedTable([{ object: 'chunk', entries: Object.entries(rows).map(([input, hash]): [string, StoredRow] => [input, [hash, 1]]) }]);
   return { epoch: 'e', table, reach: undefined, ...(readers && { readers }) };
 }
 
@@ -56,5 +56,28 @@ describe('the input table, with and without the index of readers', () => {
   it('holds no index under another epoch (other code or site URL): every document is checked by its key', () => {
     const table = new InputTable('other', (input) => hashesBefore[input] ?? '-', previousTable(new ReaderIndex(manifest)));
     expect(table.unchanged('pkgs/curl.md', ['record:curl'])).toBe(false);
+  });
+
+  it('told which packages a builder\'s commits set, hashes their own inputs and every other kind, not the other packages\' records', () => {
+    // Release N: curl's and zlib's pages read their records, histories and SBOM closures, and an advisory's reach.
+    const rows: Record<string, string> = {
+      'record:curl': 'c1', 'history:curl': 'h1', 'sbom-closure:curl': 's1',
+      'record:zlib': 'r1', 'history:zlib': 'zh1', 'sbom-closure:zlib': 'zs1', 'advisory:OSV-1': 'a1',
+    };
+    const pages: [string, { reads: string[] }][] = [
+      ['pkgs/curl.html', { reads: ['record:curl', 'history:curl', 'sbom-closure:curl', 'advisory:OSV-1'] }],
+      ['pkgs/zlib.html', { reads: ['record:zlib', 'history:zlib', 'sbom-closure:zlib'] }],
+    ];
+    // zlib shipped a version: its record and history changed, and so did curl's closure, which holds zlib.
+    const now: Record<string, string> = { ...rows, 'record:zlib': 'r2', 'history:zlib': 'zh2', 'sbom-closure:curl': 's2', 'sbom-closure:zlib': 'zs2' };
+    const asked: string[] = [];
+    const previous = { ...previousTable(new ReaderIndex(pages), rows), changedPackages: new Set(['zlib']) };
+    const table = new InputTable('e', (input) => (asked.push(input), now[input] ?? '-'), previous);
+    expect(table.unchanged('pkgs/curl.html', pages[0][1].reads)).toBe(false);
+    expect(table.unchanged('pkgs/zlib.html', pages[1][1].reads)).toBe(false);
+    expect(asked.sort()).toEqual(['advisory:OSV-1', 'history:zlib', 'record:zlib', 'sbom-closure:curl', 'sbom-closure:zlib']);
+    // A document that read only curl's record stays; so does one reading only the advisory, whose hash is the same.
+    expect(table.unchanged('pkgs/curl.md', ['record:curl'])).toBe(true);
+    expect(table.unchanged('advisories/OSV-1.md', ['advisory:OSV-1'])).toBe(true);
   });
 });
