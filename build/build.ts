@@ -361,8 +361,10 @@ async function buildLocked(
   // The release now held is the composer's state: what the next build's commits set is noted from here.
   if (keeps) composer.noteChanges();
   // After publishing, so the new commit goes live without waiting for it (a build killed before
-  // it starts from an older checkpoint, whose later commits are built: nothing is lost).
-  await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
+  // it starts from an older checkpoint, whose later commits are built: nothing is lost). A builder
+  // that stays up holds this very state for its next build: it saves it only at a spaced depth, so
+  // that a restart reads at most a spacing's commits again (checkpoints.ts).
+  if (!keeps || checkpoints.onSpacing(tip)) await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
   await checkpoints.prune();
   // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
   await store.close({ keepIndex: keeps });

@@ -26,7 +26,10 @@
  *
  * A build saves the spaced checkpoints it passes (only those the rule keeps, so a build from
  * scratch writes a handful, not one per spacing) and one at its tip, then removes the rest,
- * including those of commits no longer on main.
+ * including those of commits no longer on main. A builder that stays up (build/build.ts Builder)
+ * holds its tip's state for its next build, so it saves its tip's checkpoint only at a spaced depth:
+ * saved after every commit, the whole state was most of what a commit cost after going live at
+ * 100,000 packages, and a restart reads at most the commits since the last spaced one again.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
@@ -196,6 +199,12 @@ export class Checkpoints {
     const depth = this.#depths.get(sha);
     if (depth === undefined || depth === this.#tipDepth) return false;
     return this.#spacings.some((spacing) => depth % spacing === 0 && depth > this.#tipDepth - KEEP_PER_SPACING * spacing);
+  }
+
+  /** Whether the commit `sha` of the chain is at a depth the spacing rule keeps a checkpoint at, the tip included. */
+  onSpacing(sha: string): boolean {
+    const depth = this.#depths.get(sha);
+    return depth !== undefined && this.#spacings.some((spacing) => depth % spacing === 0);
   }
 
   has(sha: string): boolean {

@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalog, type BuildResult } from '../../build/build.ts';
+import { Builder, buildCatalog, type BuildResult } from '../../build/build.ts';
 import { KEEP_PER_SPACING, KEEP_RECENT, checkpointDirectory } from '../../build/checkpoints.ts';
 import { appendCommits, createCatalogRepo, git, type CatalogCommit } from '../../demo/catalog-writer.ts';
 import { demoCommits } from '../../demo/make-demo-catalog.ts';
@@ -100,5 +100,27 @@ describe('checkpoints along the chain', () => {
     const kept = await checkpointed(out);
     expect(kept.length).toBeLessThanOrEqual(KEEP_RECENT + KEEP_PER_SPACING);
     expect(kept).toEqual([shas[27], shas[31], shas[35], shas[39], shas[41]].sort());
+  });
+});
+
+describe('a builder that stays up (the build process of serve --repo)', () => {
+  it('saves its tip\'s checkpoint only at every 4th commit; the build after it reads the commits since that one again', async () => {
+    const ownRepo = `${await temporaryDirectory()}/catalog`;
+    const ownOut = `${await temporaryDirectory()}/out`;
+    const built = await createCatalogRepo(ownRepo, commits.slice(0, 2));
+    const builder = new Builder();
+    const options = { repo: ownRepo, out: ownOut, progress: false, log: () => {}, checkpointSpacings: [SPACING] };
+    await builder.build(options);
+    // One commit per build, as serve --repo follows main: depths 3 to 7.
+    for (const commit of commits.slice(2, 7)) {
+      built.push(...(await appendCommits(ownRepo, [commit])));
+      expect(await builder.build(options)).toMatchObject({ applied: 1, resumedFrom: built.at(-2) });
+    }
+    builder.close();
+    // built[i] is at depth i + 1: only depth 4 has one.
+    expect(await checkpointed(ownOut)).toEqual([built[3]]);
+    // A build without it starts from depth 4: commits 5 to 7 are read again (they are built), the new one composed.
+    const [next] = await appendCommits(ownRepo, [commits[7]]);
+    expect(await build(ownRepo, ownOut)).toMatchObject({ tip: next, composed: 1, applied: 4, resumedFrom: built[3] });
   });
 });
