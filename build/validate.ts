@@ -9,7 +9,7 @@
  * registry row's schema, as publishing stores it (DocumentChecks), and the tip's bodies of every stored
  * kind (listing and full bundles, one deps.json and one versions.json, the diff against its parent).
  */
-import { assembleBody, fullBundleSegments, lookupPackage, paths, readJson, readObject, readStateRoot, TRANSITIVE_ENTRY_START, type ChunkRef, type ReleaseInfo, type StateRoot, type StoredBody } from '../src/store/layout.ts';
+import { fullBundleSegments, lookupPackage, paths, readJson, readObject, readStateRoot, TRANSITIVE_ENTRY_START, type ChunkRef, type ReleaseInfo, type StateRoot, type StoredBody } from '../src/store/layout.ts';
 import { carriesTip, documentBytes, documentSources, readManifest, type DocumentSources, type ManifestEntry } from '../src/store/manifest.ts';
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
@@ -17,7 +17,7 @@ import { isReservedName } from '../src/grammar.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { z } from 'zod';
-import { schemaProblems, TransitiveAdvisory, WIRE, wireProblems, type WireName } from '../src/schemas/wire.ts';
+import { PackageCard, schemaProblems, TransitiveAdvisory, WIRE, wireProblems, type WireName } from '../src/schemas/wire.ts';
 import { memoizedOn } from '../src/memo.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileOwner, publicFileTemplates, queryDefault, SERVED, surface, templateParams, type SurfaceRow } from '../src/surfaces/registry.ts';
 import { CONTENT_TYPE, mediaTypeOf } from '../src/http/content-types.ts';
@@ -51,19 +51,19 @@ const BODY_CHECKS: Readonly<Record<string, (text: string) => boolean>> = {
 };
 
 /** A JSON body parsed and checked against a wire schema: its value, or its problem as one line. */
-function shapeChecked(what: string, name: WireName, text: string, large = false): { value: unknown; problem?: undefined } | { problem: string } {
+function shapeChecked(what: string, name: WireName, text: string): { value: unknown; problem?: undefined } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { problem: `${what} is not JSON` };
   }
-  const problems = problemsOf(WIRE[name], value, large);
+  const problems = problemsOf(WIRE[name], value);
   return problems ? { problem: `${what} does not match the ${name} schema: ${problems}` } : { value };
 }
 
 /** A JSON body's problem against a wire schema, as one line, or null. */
-const shapeProblem = (what: string, name: WireName, text: string, large = false): string | null => shapeChecked(what, name, text, large).problem ?? null;
+const shapeProblem = (what: string, name: WireName, text: string): string | null => shapeChecked(what, name, text).problem ?? null;
 
 /** The objects a stored body is made of (a chunk can repeat), and the bytes of its literal text. */
 function objectsAndText(body: StoredBody): { objects: string[]; text: number } {
@@ -94,8 +94,7 @@ const compiledCheck = memoizedOn((schema: z.ZodType): ValidateFunction => {
 /**
  * Values of a schema checked by zod alone before its compiled check is made. Compiling takes 10 to
  * 60 ms a schema, what zod takes for about a hundred envelopes, and a leaf's commit checks a few
- * bodies of each kind: it would pay for compiling every time. A large body (the listing bundle,
- * `large`) is checked compiled from the first: zod would copy all of it.
+ * bodies of each kind: it would pay for compiling every time.
  */
 const CHECKED_BEFORE_COMPILING = 100;
 const checkedByZod = new WeakMap<z.ZodType, number>();
@@ -106,9 +105,9 @@ const checkedByZod = new WeakMap<z.ZodType, number>();
  * Schema format can be stricter than zod's check) and whose messages name what is wrong (an
  * unknown key by its name).
  */
-function problemsOf(schema: z.ZodType, value: unknown, large = false): string | null {
+function problemsOf(schema: z.ZodType, value: unknown): string | null {
   const checked = checkedByZod.get(schema) ?? 0;
-  if (!large && checked < CHECKED_BEFORE_COMPILING) {
+  if (checked < CHECKED_BEFORE_COMPILING) {
     checkedByZod.set(schema, checked + 1);
     return schemaProblems(schema, value);
   }
@@ -153,17 +152,7 @@ function transitiveChunkProblem(bytes: Buffer, chunk: string): string | null {
  */
 async function fullBundleProblems(out: string, tip: StateRoot, checked: StateRoot | null): Promise<string[]> {
   const problems: string[] = [];
-  const now = objectsAndText(tip.full);
-  const before = checked ? objectsAndText(checked.full) : { objects: [], text: 0 };
-  const left = new Map<string, number>();
-  for (const object of before.objects) left.set(object, (left.get(object) ?? 0) + 1);
-  const added: string[] = [];
-  for (const object of now.objects) {
-    const count = left.get(object) ?? 0;
-    if (count > 0) left.set(object, count - 1);
-    else added.push(object);
-  }
-  const removed = [...left].flatMap(([object, count]) => Array<string>(count).fill(object));
+  const { added, lengthSince } = chunksSince(out, tip.full, checked?.full ?? null);
   const bare = fullBundleSegments({ commit: tip.commit, records: [], transitive: [], full: tip.full });
   const parts: string[] = [];
   for (const segment of bare) parts.push(typeof segment === 'string' ? segment : (await readObject(out, segment.object)).toString('utf8'));
@@ -198,13 +187,74 @@ async function fullBundleProblems(out: string, tip: StateRoot, checked: StateRoo
       }
     }
   }
-  const lengthOf = async (objects: readonly string[]) => {
-    let bytes = 0;
-    for (const object of objects) bytes += lengths.get(object) ?? (await readObject(out, object)).length;
-    return bytes;
+  if ((await lengthSince(lengths)) !== tip.full.length) problems.push('the tip\'s full-bundle does not have its recorded length');
+  return problems;
+}
+
+/**
+ * The chunks a stored body holds that `checked` (the same body at the tip of the release this one
+ * replaces, checked when it was published; null: none) does not: a chunk is named by its content,
+ * so one it holds is the same bytes, checked then. `lengthSince` gives the body's length from
+ * `checked`'s and the chunks that came and went (`lengths`: those of chunks read already).
+ */
+function chunksSince(out: string, body: StoredBody, checked: StoredBody | null): { added: string[]; lengthSince: (lengths: ReadonlyMap<string, number>) => Promise<number> } {
+  const now = objectsAndText(body);
+  const before = checked ? objectsAndText(checked) : { objects: [], text: 0 };
+  const left = new Map<string, number>();
+  for (const object of before.objects) left.set(object, (left.get(object) ?? 0) + 1);
+  const added: string[] = [];
+  for (const object of now.objects) {
+    const count = left.get(object) ?? 0;
+    if (count > 0) left.set(object, count - 1);
+    else added.push(object);
+  }
+  const removed = [...left].flatMap(([object, count]) => Array<string>(count).fill(object));
+  const lengthSince = async (lengths: ReadonlyMap<string, number>) => {
+    const lengthOf = async (objects: readonly string[]) => {
+      let bytes = 0;
+      for (const object of objects) bytes += lengths.get(object) ?? (await readObject(out, object)).length;
+      return bytes;
+    };
+    return (checked ? checked.length - before.text - (await lengthOf(removed)) : 0) + now.text + (await lengthOf(added));
   };
-  const length = (checked ? checked.full.length - before.text - (await lengthOf(removed)) : 0) + now.text + (await lengthOf(added));
-  if (length !== tip.full.length) problems.push('the tip\'s full-bundle does not have its recorded length');
+  return { added, lengthSince };
+}
+
+/**
+ * The tip's listing bundle, a chunk of cards at a time: whole, it is a card per package (22 MB at
+ * 100,000 packages, read back from 3,000 chunks on every commit). Its text without the cards
+ * against the ListingBundle schema (each chunk stands where one `null` does), and each card of a
+ * chunk `checked` does not hold against the PackageCard schema; its length as for the full bundle.
+ */
+async function listingProblems(out: string, tip: StateRoot, checked: StateRoot | null): Promise<string[]> {
+  const what = 'the tip\'s listing-bundle';
+  const { added, lengthSince } = chunksSince(out, tip.listing, checked?.listing ?? null);
+  let skeleton: { packages?: unknown };
+  try {
+    skeleton = JSON.parse(tip.listing.segments.map((segment) => (typeof segment === 'string' ? segment : 'null')).join('')) as { packages?: unknown };
+  } catch {
+    return [`${what} is not JSON`];
+  }
+  const chunks = tip.listing.segments.filter((segment) => typeof segment !== 'string').length;
+  if (!Array.isArray(skeleton.packages) || skeleton.packages.length !== chunks || skeleton.packages.some((item) => item !== null)) return [`${what} holds chunks outside its packages`];
+  const problems: string[] = [];
+  const found = wireProblems('ListingBundle', { ...skeleton, packages: [] });
+  if (found) problems.push(`${what} does not match the ListingBundle schema: ${found}`);
+  const lengths = new Map<string, number>();
+  for (const object of new Set(added)) {
+    const bytes = await readObject(out, object);
+    lengths.set(object, bytes.length);
+    let cards: unknown[];
+    try {
+      cards = JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+    } catch {
+      problems.push(`${what} is not JSON: its chunk ${object} is not`);
+      continue;
+    }
+    const index = cards.findIndex((card) => problemsOf(PackageCard, card) !== null);
+    if (index >= 0) problems.push(`${what} does not match the ListingBundle schema: its chunk ${object}, card ${index}: ${problemsOf(PackageCard, cards[index])}`);
+  }
+  if ((await lengthSince(lengths)) !== tip.listing.length) problems.push(`${what} does not have its recorded length`);
   return problems;
 }
 
@@ -250,15 +300,7 @@ async function checkStoredKinds(out: string, tip: StateRoot, checked: StateRoot 
       problems.push(`the tip's ${id} refers to ${missing.length} missing objects`);
       continue;
     }
-    if (id === 'full-bundle') {
-      problems.push(...(await fullBundleProblems(out, tip, checked)));
-      continue;
-    }
-    const bytes = await assembleBody(out, body);
-    if (bytes.length !== body.length) problems.push(`the tip's ${id} does not have its recorded length`);
-    // Whole, a card per package (22 MB at 100,000 packages).
-    const problem = shapeProblem(`the tip's ${id}`, surface(id).body!, bytes.toString('utf8'), true);
-    if (problem) problems.push(problem);
+    problems.push(...(await (id === 'full-bundle' ? fullBundleProblems : listingProblems)(out, tip, checked)));
   }
   for (const chunk of [...tip.packages, ...tip.records, ...tip.transitive]) {
     if (!(await objects.has(chunk.object))) problems.push(`chunk ${chunk.object} of the tip is missing`);

@@ -137,8 +137,8 @@ describe('validateRelease', () => {
   });
 
   it('names a listing bundle whose card breaks its schema', async () => {
-    const { error } = await checkDamagedTip(STORY.slice(0, 2), async (root, store) => {
-      // Its first chunk of cards has a card whose "name" is spelled "nome": as long, so only the shape is wrong.
+    const { error, object } = await checkDamagedTip(STORY.slice(0, 2), async (root, store) => {
+      // Its first chunk of cards has a card whose "advisories" is spelled "advisorie5": as long, so only the shape is wrong.
       const segment = root.listing.segments.find((candidate) => typeof candidate !== 'string');
       if (!segment || typeof segment === 'string') throw new Error('the listing has no chunk of cards');
       const first = (await readObject(store.out, segment.object)).toString('utf8');
@@ -146,7 +146,19 @@ describe('validateRelease', () => {
       return { root: { ...root, listing: { ...root.listing, segments: root.listing.segments.map((candidate) => (candidate === segment ? { object } : candidate)) } }, object };
     });
     expect(error.problems.filter((problem) => problem.startsWith("the tip's listing-bundle"))).toEqual([
-      'the tip\'s listing-bundle does not match the ListingBundle schema: packages.0.advisories: Invalid input: expected array, received undefined; packages.0: Unrecognized key: "advisorie5"',
+      `the tip's listing-bundle does not match the ListingBundle schema: its chunk ${object}, card 0: advisories: Invalid input: expected array, received undefined; (body): Unrecognized key: "advisorie5"`,
     ]);
+  });
+
+  it('names a listing bundle whose length is not the one recorded, reading only the chunk the tip before it does not hold', async () => {
+    const { error } = await checkDamagedTip(STORY.slice(0, 2), async (root, store) => {
+      // A space after a card's brace: the same cards, one byte more than the listing records.
+      const segment = root.listing.segments.find((candidate) => typeof candidate !== 'string');
+      if (!segment || typeof segment === 'string') throw new Error('the listing has no chunk of cards');
+      const first = (await readObject(store.out, segment.object)).toString('utf8');
+      const object = await store.put(first.replace('{"advisories":', '{ "advisories":'));
+      return { root: { ...root, listing: { ...root.listing, segments: root.listing.segments.map((candidate) => (candidate === segment ? { object } : candidate)) } }, object };
+    });
+    expect(error.problems.filter((problem) => problem.startsWith("the tip's listing-bundle"))).toEqual(["the tip's listing-bundle does not have its recorded length"]);
   });
 });
