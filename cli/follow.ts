@@ -207,7 +207,8 @@ export class MainFollower {
       PKGCAT, 'build', '--repo', repo, '--out', out, '--site-url', siteUrl, '--log-format', logFormat(), '--wait',
       ...(exportDir ? ['--export', exportDir] : []), ...(quiet ? ['--quiet'] : []),
     ];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // --expose-gc: its build thread collects its garbage once after each build, while it waits (cli/build-worker.ts).
+    const child = spawn(process.execPath, ['--expose-gc', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.#child = child;
     child.on('message', (message: BuildMessage) => {
       const outcome = this.#pending?.outcome;
