@@ -251,8 +251,12 @@ async function listingProblems(out: string, tip: StateRoot, checked: StateRoot |
       problems.push(`${what} is not JSON: its chunk ${object} is not`);
       continue;
     }
-    const index = cards.findIndex((card) => problemsOf(PackageCard, card) !== null);
-    if (index >= 0) problems.push(`${what} does not match the ListingBundle schema: its chunk ${object}, card ${index}: ${problemsOf(PackageCard, cards[index])}`);
+    for (const [index, card] of cards.entries()) {
+      const problem = problemsOf(PackageCard, card);
+      if (!problem) continue;
+      problems.push(`${what} does not match the ListingBundle schema: its chunk ${object}, card ${index}: ${problem}`);
+      break;
+    }
   }
   if ((await lengthSince(lengths)) !== tip.listing.length) problems.push(`${what} does not have its recorded length`);
   return problems;
