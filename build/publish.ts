@@ -19,8 +19,7 @@ import { countWritten } from '../src/store/atomic.ts';
 import { contentHash } from '../src/store/hash.ts';
 import { serialize } from '../src/serialize.ts';
 import { currentReleaseId, LAYOUT_VERSION, paths, readJson, readStateRoot, type ChunkRef, type ReleaseInfo, type StateRoot } from '../src/store/layout.ts';
-import { readManifest, renderJoined, renderManifestChunk, type HoleSpan, type JoinedSegment, type ManifestEntry } from '../src/store/manifest.ts';
-import { sharedStrings } from '../src/memo.ts';
+import { readManifest, renderJoined, renderKeyedChunk, type HoleSpan, type JoinedSegment, type ManifestEntry } from '../src/store/manifest.ts';
 import { openObjects, readStoredObject, type ObjectBackend } from '../src/store/objects.ts';
 import { fillTemplate, PUBLIC_SURFACE_IDS, publicFileFor, SERVED } from '../src/surfaces/registry.ts';
 import { ChunkedCollection } from './chunks.ts';
@@ -28,7 +27,7 @@ import { contentSegments, SEGMENTED_FROM_BYTES } from './segments.ts';
 import type { ObjectStore } from './objects.ts';
 import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
-import { InputTable, inputEpoch, readInputs, type InputsFile, type StoredInputs } from './inputs.ts';
+import { InputNames, InputTable, inputEpoch, readInputs, type InputList, type InputsFile, type StoredInputs } from './inputs.ts';
 import { inputHash, isRendition, recordOf, releasedReach, WRITERS, type KeptReach, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
 import { sharedReach, type RollupReach } from '../src/compose/documents.ts';
 
@@ -109,21 +108,30 @@ function fillHoles(pieces: Pieces, values: Readonly<Record<string, string>>): { 
 const sameHoles = (a: readonly HoleSpan[] | undefined, b: readonly HoleSpan[]): boolean => (a ?? []).length === b.length && b.every((span, index) => span.every((value, at) => value === a![index][at]));
 
 /**
+ * A manifest entry as a release being built holds it: its reads numbered (build/inputs.ts
+ * InputList), which a chunk's text spells out as the stored entry's names.
+ */
+type HeldEntry = ManifestEntry & { readonly reads?: InputList };
+
+const renderHeldChunk: (entries: [string, HeldEntry][]) => string = renderKeyedChunk;
+
+/**
  * What the manifest's entries repeat, held once. Their reads repeat the same inputs (every SBOM
  * that has zlib reads `record:zlib`): at 20,000 packages, 2.4 million reads of about 110,000
  * inputs, each parsed or composed read a string of its own. Their holes repeat the same spans
  * (half the 60,000 lists of holes at 20,000 packages are another's): 9 MB held once.
  */
 class SharedParts {
-  readonly #shared = sharedStrings();
+  /** The inputs' names, numbered: the documents' reads are held as lists of their numbers. */
+  readonly names = new InputNames();
   // Bounded: a builder that stays up sees new offsets with every commit, and a list forgotten is only held again.
   readonly #holes = new Map<string, readonly HoleSpan[]>();
 
   /** An input's name, held once (the input table's rows are keyed by the same names). */
-  readonly name = (input: string): string => this.#shared(input);
+  readonly name = (input: string): string => this.names.name(input);
 
-  reads(reads: readonly string[] | undefined): readonly string[] | undefined {
-    return reads?.map(this.#shared);
+  reads(reads: Iterable<string> | undefined): InputList | undefined {
+    return reads && this.names.list(reads);
   }
 
   holes(holes: readonly HoleSpan[]): readonly HoleSpan[] {
@@ -137,8 +145,8 @@ class SharedParts {
   }
 
   /** `entry`, its reads and holes shared. */
-  entry(entry: ManifestEntry): ManifestEntry {
-    return entry.reads || entry.holes ? { ...entry, ...(entry.reads && { reads: this.reads(entry.reads) }), ...(entry.holes && { holes: this.holes(entry.holes) }) } : entry;
+  entry({ reads, ...entry }: ManifestEntry): HeldEntry {
+    return { ...entry, ...(reads && { reads: this.reads(reads) }), ...(entry.holes && { holes: this.holes(entry.holes) }) };
   }
 }
 
@@ -158,7 +166,7 @@ class Stage {
    * The release's manifest, starting as the current release's: each file placed sets its entry
    * (a kept one is the very same entry), so only the chunks whose entries change are written.
    */
-  readonly manifest: ChunkedCollection<ManifestEntry>;
+  readonly manifest: ChunkedCollection<HeldEntry>;
   /** The problems of the documents this release rendered, checked as they are stored; the others were checked by the release that rendered them. */
   readonly problems: string[] = [];
   readonly #checks: DocumentChecks;
@@ -169,7 +177,7 @@ class Stage {
    * not held to its end (a release that renders every document, after an upgrade, would otherwise
    * hold two manifests).
    */
-  readonly #previous: Map<string, ManifestEntry>;
+  readonly #previous: Map<string, HeldEntry>;
   /** What the traced documents read, and which of those inputs changed since the previous release. */
   readonly inputs: InputTable;
 
@@ -178,10 +186,10 @@ class Stage {
    * The object and length of each small text put, by text: the same few hundred badges are put for
    * every package (400,000 files at 100,000 packages), each converted to bytes and hashed again.
    */
-  readonly #repeated = new Map<string, ManifestEntry & { length: number }>();
+  readonly #repeated = new Map<string, HeldEntry & { length: number }>();
 
   /** `manifest`: the current release's, its reads and holes shared through `parts`; this release's from here on. */
-  constructor(store: ObjectStore, manifest: ChunkedCollection<ManifestEntry>, parts: SharedParts, checks: DocumentChecks, inputs: InputTable) {
+  constructor(store: ObjectStore, manifest: ChunkedCollection<HeldEntry>, parts: SharedParts, checks: DocumentChecks, inputs: InputTable) {
     this.#store = store;
     this.#checks = checks;
     this.inputs = inputs;
@@ -191,11 +199,11 @@ class Stage {
   }
 
   /** The entry of `file` in this release (once placed). */
-  entry(file: string): ManifestEntry | undefined {
+  entry(file: string): HeldEntry | undefined {
     return this.#previous.has(file) ? undefined : this.manifest.items.get(file);
   }
 
-  #set(file: string, entry: ManifestEntry): void {
+  #set(file: string, entry: HeldEntry): void {
     if (this.#previous.get(file) !== entry) this.manifest.set(file, entry);
     this.#previous.delete(file);
   }
@@ -260,8 +268,8 @@ class Stage {
   }
 
   /** Whether a document of the previous release stays: its inputs did not change (the input table says so, or else its key). */
-  #keeps(file: string, kept: ManifestEntry, rendition: Rendition): boolean {
-    if (this.inputs.unchanged(file, kept.reads)) return true;
+  #keeps(kept: HeldEntry, rendition: Rendition): boolean {
+    if (this.inputs.unchanged(kept.reads)) return true;
     if (rendition.key(kept.reads) !== kept.key) return false;
     this.inputs.kept(kept.reads);
     return true;
@@ -270,7 +278,7 @@ class Stage {
   /** A document kept from the previous release when its inputs did not change; rendered otherwise. */
   async place(file: string, rendition: Rendition): Promise<void> {
     const kept = this.#previous.get(file);
-    if (kept?.key !== undefined && this.#keeps(file, kept, rendition)) {
+    if (kept?.key !== undefined && this.#keeps(kept, rendition)) {
       this.#set(file, kept);
       this.counts.kept++;
       return;
@@ -304,7 +312,7 @@ class Stage {
       : joined ? (body.joined.some((segment) => typeof segment !== 'string' && segment[1].length > 0) ? {} : { length: body.length })
       : { length: filled.bytes.length };
     const entry = { object, ...placement, ...(rendered.components && { components: true as const }), ...((joined || segmented) && { joined: true as const }), ...(keep && { key }), ...(keep && reads && { reads }) };
-    this.inputs.rendered(file, keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
+    this.inputs.rendered(keep ? reads : undefined, kept?.key !== undefined ? kept.reads : undefined);
     this.#set(file, entry);
     // Checked on the bytes it serves: a segmented body's are those it was cut from.
     this.problems.push(...(await this.#checks.problems(file, segmented ? { object, ...placement } : entry, filled.bytes)));
@@ -328,7 +336,7 @@ async function readReach(objects: ObjectBackend, key: string, object: string): P
 export interface HeldRelease {
   readonly id: string;
   /** Its manifest, every entry, its reads and holes shared through `parts`. */
-  readonly manifest: ChunkedCollection<ManifestEntry>;
+  readonly manifest: ChunkedCollection<HeldEntry>;
   readonly inputs: StoredInputs;
   readonly parts: SharedParts;
   /** The advisories' reach its documents were composed with (the one `inputs.reach` names). */
@@ -336,9 +344,9 @@ export interface HeldRelease {
 }
 
 /** The current release: its manifest (its reads and holes shared), its tip's state and its input table (none when there is no release of this layout); `held` when it is the one held. */
-async function currentRelease(out: string, held: HeldRelease | null): Promise<{ manifest: ChunkedCollection<ManifestEntry>; parts: SharedParts; tip: StateRoot | null; inputs: StoredInputs | null; reach?: KeptReach }> {
+async function currentRelease(out: string, held: HeldRelease | null): Promise<{ manifest: ChunkedCollection<HeldEntry>; parts: SharedParts; tip: StateRoot | null; inputs: StoredInputs | null; reach?: KeptReach }> {
   const id = await currentReleaseId(out);
-  const none = { manifest: ChunkedCollection.stored(renderManifestChunk, []), parts: new SharedParts(), tip: null, inputs: null };
+  const none = { manifest: ChunkedCollection.stored(renderHeldChunk, []), parts: new SharedParts(), tip: null, inputs: null };
   if (!id) return none;
   const dir = paths.release(out, id);
   const info = await readJson<ReleaseInfo>(paths.releaseInfo(dir)).catch(() => null);
@@ -349,7 +357,7 @@ async function currentRelease(out: string, held: HeldRelease | null): Promise<{ 
   const parts = new SharedParts();
   // Read side by side: the tip's state, the manifest and the input table.
   const [tip, chunks, inputs] = await Promise.all([tipRead, readManifest(objects, await readJson<ChunkRef[]>(paths.manifest(dir)), (entry) => parts.entry(entry)), readInputs(objects, paths.inputs(dir), parts.name)]);
-  const manifest = ChunkedCollection.stored(renderManifestChunk, chunks.map(({ ref, entries }) => ({ object: ref.object, entries })));
+  const manifest = ChunkedCollection.stored(renderHeldChunk, chunks.map(({ ref, entries }) => ({ object: ref.object, entries })));
   return { manifest, parts, tip, inputs };
 }
 
@@ -382,7 +390,7 @@ export async function publishRelease(
   const keptReach = current.inputs?.epoch === epoch ? current.inputs.reach : undefined;
   const reachBefore = !keptReach ? null : current.reach?.key === keptReach.key ? current.reach : await readReach(openObjects(out), keptReach.key, keptReach.object);
   const content: ReleaseContent = { ...composed, reachBefore };
-  const inputs = new InputTable(epoch, (input) => inputHash(content, input), current.inputs);
+  const inputs = new InputTable(epoch, (input) => inputHash(content, input), current.inputs, current.parts.names);
   const stage = new Stage(store, current.manifest, current.parts, new DocumentChecks(content.tip, content.chain.length, { records: (key) => recordOf(content, key), object: (hash) => store.get(hash) }), inputs);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
@@ -391,7 +399,7 @@ export async function publishRelease(
   // A row that fails fails the build below; a reader waiting on it fails with it, nobody else.
   for (const { promise } of done.values()) promise.catch(() => {});
   /** The entry of a file of this release, once its row has placed it (a writer that reads other rows' files waits for them). */
-  const placedEntry = async (rowId: string, params: Readonly<Record<string, string>>): Promise<{ file: string; entry: ManifestEntry }> => {
+  const placedEntry = async (rowId: string, params: Readonly<Record<string, string>>): Promise<{ file: string; entry: HeldEntry }> => {
     const row = rows.find((candidate) => candidate.id === rowId)!;
     await done.get(rowId)!.promise;
     const file = fillTemplate(row.publicFile!, params);
@@ -459,8 +467,7 @@ export async function publishRelease(
   await rename(link, paths.current(out));
   onLive(id);
   await pruneReleases(out, id);
-  // Made (or brought up to date) after going live: the next release of a builder that stays up reads it.
-  const holding = hold ? { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach, readers: inputs.readersFor(stage.manifest.items) }, parts: current.parts, reach } : null;
+  const holding = hold ? { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, parts: current.parts, reach } : null;
   return { id, counts: stage.counts, held: holding };
 }
 

@@ -108,7 +108,7 @@ export interface Rendition {
    * The digest of the document's inputs and of the code that renders it; given, for a traced
    * document, what it read when it was last rendered. null: unknown (render it).
    */
-  key(reads: readonly string[] | undefined): string | null;
+  key(reads: Iterable<string> | undefined): string | null;
   render(): Rendered | Promise<Rendered>;
   /**
    * A document that carries the tip: the values its stored body has in its holes, by hole name
@@ -417,9 +417,10 @@ function advisoryInput(content: ReleaseContent, id: string): string | undefined 
 const pathsDigest = memoizedOn((entries: readonly TransitiveAdvisory[]) => contentHash(entries.map(({ culpritPath }) => culpritPath.join(' ')).join('\n')));
 
 /** The key of a traced document: its kind, the code, the site URL and the hash of everything it read; null when it read everything. */
-function tracedKey(context: WriterContext, kind: string, reads: readonly string[] | undefined): string | null {
-  if (!reads || reads.includes(EVERYTHING)) return null;
-  const lines = reads.map((read) => `${read}=${inputHash(context.content, read)}`);
+function tracedKey(context: WriterContext, kind: string, reads: Iterable<string> | undefined): string | null {
+  const names = reads && [...reads];
+  if (!names || names.includes(EVERYTHING)) return null;
+  const lines = names.map((read) => `${read}=${inputHash(context.content, read)}`);
   return contentHash(`${kind}\n${context.codeVersion}\n${context.content.siteUrl}\n${lines.join('\n')}`);
 }
 

@@ -43,7 +43,8 @@ export interface ManifestEntry {
    * document rendered for every release.
    */
   readonly key?: string;
-  readonly reads?: readonly string[];
+  /** As stored, an array of names; a build holds them numbered (build/inputs.ts InputList). */
+  readonly reads?: Iterable<string>;
 }
 
 /** The entries of one manifest chunk, by path. */
@@ -186,7 +187,8 @@ export async function readKeyedChunks<T, Held = T>(
 }
 
 /** Every chunk of a manifest, in path order, each with its entries (the next release's start, the static export, the release's checks). */
-export const readManifest = (objects: ObjectBackend, refs: readonly ChunkRef[], entry?: (parsed: ManifestEntry) => ManifestEntry) => readKeyedChunks<ManifestEntry>(objects, refs, entry);
+export const readManifest = <Held = ManifestEntry>(objects: ObjectBackend, refs: readonly ChunkRef[], entry?: (parsed: ManifestEntry) => Held) =>
+  readKeyedChunks<ManifestEntry, Held>(objects, refs, entry);
 
 /** Every entry of a manifest, in path order. */
 export async function* manifestEntries(objects: ObjectBackend, refs: readonly ChunkRef[]): AsyncIterable<[string, ManifestEntry]> {
