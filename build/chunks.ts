@@ -176,6 +176,12 @@ const chunkAtOrAfter = (layout: readonly Chunk[], key: string): number => lowerB
 /** The index of the first of the sorted `keys` not before `key`. */
 const sortedIndex = (keys: readonly string[], key: string): number => lowerBound(keys.length, (index) => keys[index] < key);
 
+/** The chunk that holds `key`, if one does: found by its keys, where a map of every key to its chunk held a reference per key. */
+function chunkHolding(layout: readonly Chunk[], key: string): Chunk | undefined {
+  const chunk = layout[chunkAtOrAfter(layout, key)];
+  return chunk?.keys[sortedIndex(chunk.keys, key)] === key ? chunk : undefined;
+}
+
 /**
  * A collection of items rendered into chunks by `render` (e.g. comma-joined JSON items for a
  * bundle array, or a JSON object for an index). Empty renders are not stored.
@@ -192,8 +198,6 @@ export class ChunkedCollection<T> {
   private readonly dirty = new Set<string>();
   /** The chunks of the current keys, in key order; null until the first flush cuts them. */
   private layout: Chunk[] | null = null;
-  /** Each key's chunk. */
-  private readonly chunkOf = new Map<string, Chunk>();
 
   /** About one chunk boundary every `spread` keys. */
   readonly #spread: number;
@@ -216,12 +220,8 @@ export class ChunkedCollection<T> {
   static stored<T>(render: (entries: [string, T][]) => string, chunks: readonly { object: string; entries: [string, T][] }[]): ChunkedCollection<T> {
     const collection = new ChunkedCollection(render);
     collection.layout = chunks.map(({ object, entries }) => {
-      const chunk: Chunk = { keys: entries.map(([key]) => key), object };
-      for (const [key, item] of entries) {
-        collection.items.set(key, item);
-        collection.chunkOf.set(key, chunk);
-      }
-      return chunk;
+      for (const [key, item] of entries) collection.items.set(key, item);
+      return { keys: entries.map(([key]) => key), object };
     });
     return collection;
   }
@@ -258,7 +258,7 @@ export class ChunkedCollection<T> {
   async flush(store: ObjectStore): Promise<ChunkRef[]> {
     const layout = (this.layout ??= this.cut());
     for (const key of this.dirty) {
-      const chunk = this.chunkOf.get(key);
+      const chunk = chunkHolding(layout, key);
       if (chunk) chunk.object = undefined;
     }
     this.dirty.clear();
@@ -312,13 +312,10 @@ export class ChunkedCollection<T> {
   private cut(): Chunk[] {
     const keys = [...this.items.keys()].sort();
     const layout: Chunk[] = [];
-    this.chunkOf.clear();
     let start = 0;
     for (let index = 0; index < keys.length; index++) {
       if (index < keys.length - 1 && !endsChunk(keys[index], this.#spread)) continue;
-      const chunk: Chunk = { keys: keys.slice(start, index + 1), object: undefined };
-      for (const key of chunk.keys) this.chunkOf.set(key, chunk);
-      layout.push(chunk);
+      layout.push({ keys: keys.slice(start, index + 1), object: undefined });
       start = index + 1;
     }
     return layout;
@@ -330,9 +327,7 @@ export class ChunkedCollection<T> {
     const last = layout[layout.length - 1];
     if (index === layout.length && (!last || endsChunk(last.keys[last.keys.length - 1], this.#spread))) {
       // After every key, and the last chunk ends at a boundary (or there is none): a chunk of its own.
-      const chunk: Chunk = { keys: [key], object: undefined };
-      this.chunkOf.set(key, chunk);
-      layout.push(chunk);
+      layout.push({ keys: [key], object: undefined });
       return;
     }
     index = Math.min(index, layout.length - 1);
@@ -340,19 +335,13 @@ export class ChunkedCollection<T> {
     const at = sortedIndex(chunk.keys, key);
     chunk.keys.splice(at, 0, key);
     chunk.object = undefined;
-    this.chunkOf.set(key, chunk);
-    if (endsChunk(key, this.#spread) && at < chunk.keys.length - 1) {
-      const rest: Chunk = { keys: chunk.keys.splice(at + 1), object: undefined };
-      for (const moved of rest.keys) this.chunkOf.set(moved, rest);
-      layout.splice(index + 1, 0, rest);
-    }
+    if (endsChunk(key, this.#spread) && at < chunk.keys.length - 1) layout.splice(index + 1, 0, { keys: chunk.keys.splice(at + 1), object: undefined });
   }
 
   /** A key that goes leaves its chunk; when it ended that chunk, the chunk runs on into the next. */
   private remove(layout: Chunk[], key: string): void {
     const index = chunkAtOrAfter(layout, key);
     const chunk = layout[index];
-    this.chunkOf.delete(key);
     const at = sortedIndex(chunk.keys, key);
     chunk.keys.splice(at, 1);
     if (chunk.keys.length === 0) {
@@ -362,9 +351,7 @@ export class ChunkedCollection<T> {
     }
     chunk.object = undefined;
     if (at === chunk.keys.length && index < layout.length - 1) {
-      const next = layout[index + 1];
-      for (const moved of next.keys) this.chunkOf.set(moved, chunk);
-      chunk.keys.push(...next.keys);
+      chunk.keys.push(...layout[index + 1].keys);
       layout.splice(index + 1, 1);
     }
   }
