@@ -118,7 +118,7 @@ const renderHeldChunk: (entries: [string, HeldEntry][]) => string = renderKeyedC
 /**
  * What the manifest's entries repeat, held once. Their reads repeat the same inputs (every SBOM
  * that has zlib reads `record:zlib`): at 20,000 packages, 2.4 million reads of about 110,000
- * inputs, each parsed or composed read a string of its own. Their holes repeat the same spans
+ * inputs, held as the inputs' numbers (build/inputs.ts InputNames). Their holes repeat the same spans
  * (half the 60,000 lists of holes at 20,000 packages are another's): 9 MB held once.
  */
 class SharedParts {
