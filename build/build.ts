@@ -292,8 +292,8 @@ async function buildLocked(
 
     const built = await store.hasRoot(commit.sha);
     // A checkpoint holds the composer's items, so it is taken right after composing that commit
-    // (again, for a commit already built: the spaced ones are few).
-    const checkpointHere = checkpoints.spaced(commit.sha) && !checkpoints.has(commit.sha);
+    // (again, for a commit already built: the spaced ones are few). The tip's is saved once it is live.
+    const checkpointHere = commit.sha !== tip && checkpoints.spaced(commit.sha) && !checkpoints.has(commit.sha);
     if (!built || checkpointHere) {
       const composedParent = commit.parent !== null && composedCommit?.sha === commit.parent ? composedCommit : null;
       const bodies = await composer.compose(state, store);
@@ -364,7 +364,7 @@ async function buildLocked(
   // it starts from an older checkpoint, whose later commits are built: nothing is lost). A builder
   // that stays up holds this very state for its next build: it saves it only at a spaced depth, so
   // that a restart reads at most a spacing's commits again (checkpoints.ts).
-  if (!keeps || checkpoints.onSpacing(tip)) await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
+  if (!keeps || checkpoints.spaced(tip)) await checkpoints.save({ layout: LAYOUT_VERSION, sha: tip, model: model.snapshot(), composer: composer.snapshot() });
   await checkpoints.prune();
   // Last: merging the small packs may rewrite hundreds of MB, and the new commit is live already.
   await store.close({ keepIndex: keeps });

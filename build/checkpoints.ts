@@ -194,17 +194,10 @@ export class Checkpoints {
     chain.forEach((sha, index) => this.#depths.set(sha, chain.length - index));
   }
 
-  /** Whether the commit `sha` of the chain is one the spacing rule keeps a checkpoint at (the tip aside). */
+  /** Whether the commit `sha` of the chain is one the spacing rule keeps a checkpoint at (the tip included). */
   spaced(sha: string): boolean {
     const depth = this.#depths.get(sha);
-    if (depth === undefined || depth === this.#tipDepth) return false;
-    return this.#spacings.some((spacing) => depth % spacing === 0 && depth > this.#tipDepth - KEEP_PER_SPACING * spacing);
-  }
-
-  /** Whether the commit `sha` of the chain is at a depth the spacing rule keeps a checkpoint at, the tip included. */
-  onSpacing(sha: string): boolean {
-    const depth = this.#depths.get(sha);
-    return depth !== undefined && this.#spacings.some((spacing) => depth % spacing === 0);
+    return depth !== undefined && this.#spacings.some((spacing) => depth % spacing === 0 && depth > this.#tipDepth - KEEP_PER_SPACING * spacing);
   }
 
   has(sha: string): boolean {
