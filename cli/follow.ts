@@ -46,6 +46,8 @@ export interface FollowOptions {
   siteUrl: string;
   /** Where each build exports the release for a static host (`build --export`); none: no export. */
   exportDir?: string;
+  /** The build process's environment; default: this process's. */
+  buildEnv?: Record<string, string | undefined>;
   log: Logger;
   /** Where the repository and the disk are reported (shared with the gateway's `/healthz`); default: its own, logging to `log`. */
   dependencies?: Dependencies;
@@ -208,7 +210,7 @@ export class MainFollower {
       ...(exportDir ? ['--export', exportDir] : []), ...(quiet ? ['--quiet'] : []),
     ];
     // --expose-gc: its build thread collects its garbage once after each build, while it waits (cli/build-worker.ts).
-    const child = spawn(process.execPath, ['--expose-gc', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, ['--expose-gc', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: this.#options.buildEnv });
     this.#child = child;
     child.on('message', (message: BuildMessage) => {
       const outcome = this.#pending?.outcome;

@@ -127,7 +127,7 @@ export async function runServe(settings: ServeSettings): Promise<number> {
       // The builds write the configured site URL (never this listen address) into the documents that carry one.
       log.info('serve.site_url', `the builds write ${settings.siteUrl} into the sitemap, feeds, llms.txt and mirrors (--site-url)`, { siteUrl: settings.siteUrl });
       follower = new MainFollower({
-        repo, out, pollSeconds: settings.pollSeconds, buildIdleSeconds: settings.buildIdleSeconds, siteUrl: settings.siteUrl, exportDir: settings.exportDir, log, dependencies, metrics,
+        repo, out, pollSeconds: settings.pollSeconds, buildIdleSeconds: settings.buildIdleSeconds, siteUrl: settings.siteUrl, exportDir: settings.exportDir, buildEnv: settings.buildProcessEnv, log, dependencies, metrics,
         onFirstPublished: published ? undefined : ready,
       });
       await follower.start();

@@ -140,6 +140,11 @@ describe('settings', () => {
     expect(settings(['serve'], { PKGCAT_COMPOSED_CACHE_MB: '64' }).composedCacheMb).toBe(64);
   });
 
+  it("serve --repo's build process gets glibc's malloc settings where the operator set none (docs/deployment.md)", () => {
+    expect(settings(['serve'], { PATH: '/usr/bin' }).buildProcessEnv).toEqual({ PATH: '/usr/bin', MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' });
+    expect(settings(['serve'], { MALLOC_ARENA_MAX: '8' }).buildProcessEnv).toEqual({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' });
+  });
+
   it('--mcp-allowed-hosts and PKGCAT_MCP_ALLOWED_HOSTS are hostnames as the tool server compares them', () => {
     expect(settings(['serve']).mcpAllowedHosts).toEqual([]);
     expect(settings(['serve', '--mcp-allowed-hosts', 'MCP.Example.com, 10.0.0.5,::1,[fd00::2],'], {}).mcpAllowedHosts).toEqual(['mcp.example.com', '10.0.0.5', '[::1]', '[fd00::2]']);
