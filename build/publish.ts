@@ -28,7 +28,7 @@ import type { ObjectStore } from './objects.ts';
 import { DocumentChecks, validateRelease } from './validate.ts';
 import { siteSourceHash } from './site.ts';
 import { InputNames, InputTable, inputEpoch, readInputs, type InputList, type InputsFile, type StoredInputs } from './inputs.ts';
-import { inputHash, isRendition, recordOf, releasedReach, WRITERS, type KeptReach, type Pieces, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
+import { inputHash, isRendition, recordOf, releasedReach, WRITERS, type KeptReach, type Pieces, type PublicBody, type ReleaseContent, type Rendition, type WriterContext } from './writers.ts';
 import { sharedReach, type RollupReach } from '../src/compose/documents.ts';
 
 export type { ReleaseContent };
@@ -180,6 +180,13 @@ class Stage {
   readonly #previous: Map<string, HeldEntry>;
   /** What the traced documents read, and which of those inputs changed since the previous release. */
   readonly inputs: InputTable;
+  /**
+   * The files whose entry this release set anew (new or changed) and the files it dropped, when
+   * asked for: the release check of a builder that stays up looks at these alone (build/validate.ts
+   * ManifestChanges).
+   */
+  readonly changedFiles: Set<string> | null;
+  readonly droppedFiles: string[] = [];
 
   readonly #parts: SharedParts;
   /**
@@ -188,11 +195,12 @@ class Stage {
    */
   readonly #repeated = new Map<string, HeldEntry & { length: number }>();
 
-  /** `manifest`: the current release's, its reads and holes shared through `parts`; this release's from here on. */
-  constructor(store: ObjectStore, manifest: ChunkedCollection<HeldEntry>, parts: SharedParts, checks: DocumentChecks, inputs: InputTable) {
+  /** `manifest`: the current release's, its reads and holes shared through `parts`; this release's from here on. `noteChanges`: keep changedFiles. */
+  constructor(store: ObjectStore, manifest: ChunkedCollection<HeldEntry>, parts: SharedParts, checks: DocumentChecks, inputs: InputTable, noteChanges: boolean) {
     this.#store = store;
     this.#checks = checks;
     this.inputs = inputs;
+    this.changedFiles = noteChanges ? new Set() : null;
     this.#parts = parts;
     this.manifest = manifest;
     this.#previous = new Map(this.manifest.items);
@@ -204,7 +212,10 @@ class Stage {
   }
 
   #set(file: string, entry: HeldEntry): void {
-    if (this.#previous.get(file) !== entry) this.manifest.set(file, entry);
+    if (this.#previous.get(file) !== entry) {
+      this.manifest.set(file, entry);
+      this.changedFiles?.add(file);
+    }
     this.#previous.delete(file);
   }
 
@@ -212,6 +223,7 @@ class Stage {
   async flush(): Promise<ChunkRef[]> {
     for (const [file, entry] of this.#previous) {
       this.manifest.set(file, null);
+      this.droppedFiles.push(file);
       if (entry.key !== undefined) this.inputs.gone(entry.reads);
     }
     return this.manifest.flush(this.#store);
@@ -267,22 +279,39 @@ class Stage {
     return { object: await this.#store.put(renderJoined(segments)), segmented: true };
   }
 
-  /** Whether a document of the previous release stays: its inputs did not change (the input table says so, or else its key). */
-  #keeps(kept: HeldEntry, rendition: Rendition): boolean {
-    if (this.inputs.unchanged(kept.reads)) return true;
-    if (rendition.key(kept.reads) !== kept.key) return false;
-    this.inputs.kept(kept.reads);
+  /**
+   * Keeps the previous release's entry of a small text put again with the same bytes (a badge)
+   * without a promise: a warm release puts hundreds of thousands of them (put() does the rest).
+   */
+  keepsPut(file: string, body: string | Uint8Array): boolean {
+    const entry = typeof body === 'string' && body.length < REPEATED_BELOW ? this.#repeated.get(body) : undefined;
+    const previous = this.#previous.get(file);
+    if (!entry || previous?.object !== entry.object || previous.length !== entry.length) return false;
+    this.#set(file, previous);
+    this.counts.kept++;
     return true;
   }
 
-  /** A document kept from the previous release when its inputs did not change; rendered otherwise. */
-  async place(file: string, rendition: Rendition): Promise<void> {
+  /**
+   * Keeps the previous release's entry of a document whose inputs did not change (the input table
+   * says so, or else its key), without a promise: nearly every document of a warm release ends
+   * here. False: it is to be rendered (render()).
+   */
+  keeps(file: string, rendition: Rendition): boolean {
     const kept = this.#previous.get(file);
-    if (kept?.key !== undefined && this.#keeps(kept, rendition)) {
-      this.#set(file, kept);
-      this.counts.kept++;
-      return;
+    if (kept?.key === undefined) return false;
+    if (!this.inputs.unchanged(kept.reads)) {
+      if (rendition.key(kept.reads) !== kept.key) return false;
+      this.inputs.kept(kept.reads);
     }
+    this.#set(file, kept);
+    this.counts.kept++;
+    return true;
+  }
+
+  /** Renders a document that keeps() did not keep, and stores it. */
+  async render(file: string, rendition: Rendition): Promise<void> {
+    const kept = this.#previous.get(file);
     const rendered = await rendition.render();
     const { body } = rendered;
     const reads = this.#parts.reads(rendered.reads);
@@ -341,10 +370,12 @@ export interface HeldRelease {
   readonly parts: SharedParts;
   /** The advisories' reach its documents were composed with (the one `inputs.reach` names). */
   readonly reach: KeptReach | undefined;
+  /** Its names (names.json), which the next release's check compares its own with. */
+  readonly names: ReadonlyMap<string, string>;
 }
 
 /** The current release: its manifest (its reads and holes shared), its tip's state and its input table (none when there is no release of this layout); `held` when it is the one held. */
-async function currentRelease(out: string, held: HeldRelease | null): Promise<{ manifest: ChunkedCollection<HeldEntry>; parts: SharedParts; tip: StateRoot | null; inputs: StoredInputs | null; reach?: KeptReach }> {
+async function currentRelease(out: string, held: HeldRelease | null): Promise<{ manifest: ChunkedCollection<HeldEntry>; parts: SharedParts; tip: StateRoot | null; inputs: StoredInputs | null; reach?: KeptReach; held?: HeldRelease }> {
   const id = await currentReleaseId(out);
   const none = { manifest: ChunkedCollection.stored(renderHeldChunk, []), parts: new SharedParts(), tip: null, inputs: null };
   if (!id) return none;
@@ -352,7 +383,7 @@ async function currentRelease(out: string, held: HeldRelease | null): Promise<{ 
   const info = await readJson<ReleaseInfo>(paths.releaseInfo(dir)).catch(() => null);
   if (info?.layout !== LAYOUT_VERSION) return none;
   const tipRead = info.tip && readStateRoot(out, info.tip.sha);
-  if (held?.id === id) return { manifest: held.manifest, parts: held.parts, tip: await tipRead, inputs: held.inputs, reach: held.reach };
+  if (held?.id === id) return { manifest: held.manifest, parts: held.parts, tip: await tipRead, inputs: held.inputs, reach: held.reach, held };
   const objects = openObjects(out);
   const parts = new SharedParts();
   // Read side by side: the tip's state, the manifest and the input table.
@@ -391,7 +422,7 @@ export async function publishRelease(
   const reachBefore = !keptReach ? null : current.reach?.key === keptReach.key ? current.reach : await readReach(openObjects(out), keptReach.key, keptReach.object);
   const content: ReleaseContent = { ...composed, reachBefore };
   const inputs = new InputTable(epoch, (input) => inputHash(content, input), current.inputs, current.parts.names);
-  const stage = new Stage(store, current.manifest, current.parts, new DocumentChecks(content.tip, content.chain.length, { records: (key) => recordOf(content, key), object: (hash) => store.get(hash) }), inputs);
+  const stage = new Stage(store, current.manifest, current.parts, new DocumentChecks(content.tip, content.chain.length, { records: (key) => recordOf(content, key), object: (hash) => store.get(hash) }), inputs, current.held !== undefined);
   const objectsBefore = { files: store.written, bytes: store.bytesWritten };
 
   // A row's files, once placed, for the writers that name them (llms-full joins the mirrors).
@@ -424,14 +455,29 @@ export async function publishRelease(
       try {
         if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
         const writes: Promise<void>[] = [];
-        for await (const { params, query, body } of writer(context)) {
+        /** Keeps or stores one file; a write to wait for, or null when its entry was kept. */
+        const place = ({ params, query, body }: PublicBody): Promise<void> | null => {
           const file = fillTemplate(publicFileFor(row, query ?? {}), params);
-          const write = isRendition(body) ? stage.place(file, body) : stage.put(file, body);
+          if (isRendition(body) ? stage.keeps(file, body) : stage.keepsPut(file, body)) return null;
+          const write = isRendition(body) ? stage.render(file, body) : stage.put(file, body);
           // Awaited in batches while the writer composes the next bodies: a write that fails meanwhile
           // (a full disk) fails the build through Promise.all, not the process as an unhandled rejection.
           write.catch(() => {});
           writes.push(write);
-          if (writes.length >= 64) await Promise.all(writes.splice(0));
+          return writes.length >= 64 ? Promise.all(writes.splice(0)).then(() => {}) : null;
+        };
+        const bodies = writer(context);
+        // A writer that yields without waiting is walked without a promise per file (most are; a warm release keeps nearly all their files).
+        if (Symbol.iterator in bodies) {
+          for (const body of bodies) {
+            const batch = place(body);
+            if (batch) await batch;
+          }
+        } else {
+          for await (const body of bodies) {
+            const batch = place(body);
+            if (batch) await batch;
+          }
         }
         await Promise.all(writes);
         done.get(row.id)!.resolve();
@@ -458,7 +504,9 @@ export async function publishRelease(
   await stage.write(paths.manifest(staging), serialize(manifest));
   await stage.write(paths.inputs(staging), serialize(inputsFile));
 
-  await validateRelease(out, staging, { manifest: stage.manifest.items, documentProblems: stage.problems, writtenStates: content.writtenStates, checkedTip: current.tip });
+  // The release this one replaces was checked by this very code, when this builder held it: what changed since is checked.
+  const changes = current.held && { files: stage.changedFiles!, dropped: stage.droppedFiles, previousNames: current.held.names };
+  await validateRelease(out, staging, { manifest: stage.manifest.items, documentProblems: stage.problems, writtenStates: content.writtenStates, checkedTip: current.tip, ...(changes && { changes }) });
   const final = paths.release(out, id);
   await rename(staging, final);
   const link = `${paths.current(out)}.next-${process.pid}`;
@@ -467,7 +515,7 @@ export async function publishRelease(
   await rename(link, paths.current(out));
   onLive(id);
   await pruneReleases(out, id);
-  const holding = hold ? { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, parts: current.parts, reach } : null;
+  const holding = hold ? { id, manifest: stage.manifest, inputs: { epoch, table: inputs.table, reach: inputsFile.reach }, parts: current.parts, reach, names: content.names } : null;
   return { id, counts: stage.counts, held: holding };
 }
 

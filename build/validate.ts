@@ -13,7 +13,7 @@ import { fullBundleSegments, lookupPackage, paths, readJson, readObject, readSta
 import { carriesTip, documentBytes, documentSources, readManifest, type DocumentSources, type ManifestEntry } from '../src/store/manifest.ts';
 import { openObjects } from '../src/store/objects.ts';
 import type { CommitInfo } from '../src/compose/types.ts';
-import { isReservedName } from '../src/grammar.ts';
+import { isReservedName, nameKey } from '../src/grammar.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { z } from 'zod';
@@ -372,7 +372,46 @@ export class DocumentChecks {
   }
 }
 
-/** Every file of the manifest is some row's, of the tip, and of its row's shape; every file the tip must have is there. */
+/**
+ * What a release's manifest changed from the one it replaces, when that one was checked whole by
+ * the same code (a builder that stays up publishes release after release): the files whose entry
+ * it set (new or changed) and those it dropped, and the names of the release it replaces.
+ */
+export interface ManifestChanges {
+  readonly files: ReadonlySet<string>;
+  readonly dropped: readonly string[];
+  readonly previousNames: ReadonlyMap<string, string>;
+}
+
+/** The files a package's name must have: its files under /api/pkgs/ (a reserved name has none there) and its markdown mirror. */
+function requiredFiles(name: string, perPackage: readonly string[], written: ReadonlySet<string>): { file: string; problem: string }[] {
+  const files = isReservedName(name) ? [] : perPackage.map((template) => fillTemplate(template, { name })).map((file) => ({ file, problem: `${file} is missing` }));
+  // Every package has its markdown mirror (reserved names too: they are shadowed under /api/pkgs/ only).
+  if (written.has('package-markdown')) files.push({ file: fillTemplate(surface('package-markdown').publicFile!, { name }), problem: `the markdown mirror of ${name} is missing` });
+  return files;
+}
+
+/**
+ * The names whose files are checked: every name, or, given what changed from a release checked
+ * whole, the names that are new and those a dropped file belonged to. A file of any other name was
+ * there in that release and was not dropped, so it is there still.
+ */
+function namesToCheck(names: Record<string, string>, changes: ManifestChanges | undefined): Iterable<string> {
+  if (!changes) return Object.values(names);
+  const toCheck = new Set<string>();
+  for (const key in names) if (changes.previousNames.get(key) !== names[key]) toCheck.add(names[key]);
+  for (const file of changes.dropped) {
+    const name = publicFileOwner(file)?.params.name;
+    if (name !== undefined && names[nameKey(name)] === name) toCheck.add(name);
+  }
+  return toCheck;
+}
+
+/**
+ * Every file of the manifest is some row's, of the tip, and of its row's shape; every file the tip
+ * must have is there. Given `changes`, a file or name the release it replaces had, and which did
+ * not change, is not looked at again.
+ */
 async function checkManifest(
   out: string,
   entries: ReadonlyMap<string, ManifestEntry>,
@@ -381,22 +420,13 @@ async function checkManifest(
   chain: CommitInfo[],
   problems: string[],
   checked: boolean,
+  changes: ManifestChanges | undefined,
 ): Promise<void> {
   const objects = openObjects(out);
   const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
-  const expectedNames = Object.values(names).filter((name) => !isReservedName(name));
   const perPackage = perPackageFiles(written);
-  for (const name of expectedNames) {
-    for (const template of perPackage) {
-      const file = fillTemplate(template, { name });
-      if (!entries.has(file)) problems.push(`${file} is missing`);
-    }
-  }
-  // Every package has its markdown mirror (reserved names too: they are shadowed under /api/pkgs/ only).
-  if (written.has('package-markdown')) {
-    for (const name of Object.values(names)) {
-      if (!entries.has(fillTemplate(surface('package-markdown').publicFile!, { name }))) problems.push(`the markdown mirror of ${name} is missing`);
-    }
+  for (const name of namesToCheck(names, changes)) {
+    for (const { file, problem } of requiredFiles(name, perPackage, written)) if (!entries.has(file)) problems.push(problem);
   }
   // A row whose public file has no parameter is one file every release holds (llms.txt, sitemap.xml, the feeds, ...).
   for (const row of SERVED) {
@@ -413,7 +443,7 @@ async function checkManifest(
   };
   // Each document checked already, as it was rendered or by the release that rendered it: only whose file it is, without a promise for each of hundreds of thousands.
   if (checked) {
-    for (const file of entries.keys()) unowned(file);
+    for (const file of changes?.files ?? entries.keys()) unowned(file);
     return;
   }
   const documents = new DocumentChecks(info.tip, chain.length, documentSources(objects, tipRoot));
@@ -457,6 +487,8 @@ export interface ValidateOptions {
    * were checked when it was published, and are not read again. Absent: every chunk.
    */
   readonly checkedTip?: StateRoot | null;
+  /** What the manifest changed from a release this code checked whole (with `documentProblems`): only that is looked at. Absent: all of it. */
+  readonly changes?: ManifestChanges;
 }
 
 export async function validateRelease(out: string, releaseDir: string, options: ValidateOptions = {}): Promise<void> {
@@ -480,7 +512,7 @@ export async function validateRelease(out: string, releaseDir: string, options: 
     if (missing.length > 0) problems.push(`the manifest names ${missing.length} missing chunks`);
     const entries = options.manifest ?? new Map((await readManifest(objects, manifest)).flatMap(({ entries: chunk }) => chunk));
     if (options.documentProblems) problems.push(...options.documentProblems);
-    await checkManifest(out, entries, info, names, chain, problems, options.documentProblems !== undefined);
+    await checkManifest(out, entries, info, names, chain, problems, options.documentProblems !== undefined, options.documentProblems && options.changes);
   }
 
   if (problems.length > 0) throw new BuildValidationError(problems);

@@ -700,11 +700,12 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       yield {
         params: { name },
         body: {
-          key: () => contentHash(['package', context.codeVersion, content.records.get(key)!].join('\n')),
+          // Its record alone, whose digest the composer keeps: not the record's text hashed again for every package on every commit.
+          key: (reads) => tracedKey(context, 'package', reads),
           get holes() {
             return storedHoles(name);
           },
-          render: async () => ({ body: await envelopePieces(content, key, name) }),
+          render: async () => ({ body: await envelopePieces(content, key, name), reads: [`record:${key}`] }),
         },
       };
     }

@@ -99,6 +99,40 @@ describe('validateRelease', () => {
     ]);
   });
 
+  it("checks what changed from a release it checked whole (a builder that stays up): dropped files, new names' files, new files' owners", async () => {
+    const repo = `${await temporaryDirectory()}/catalog`;
+    const out = `${await temporaryDirectory()}/out`;
+    await createCatalogRepo(repo, STORY);
+    await build(repo, out);
+    const published = paths.release(out, (await currentReleaseId(out))!);
+    const names = await readJson<Record<string, string>>(paths.names(published));
+    const damaged = await damagedCopy(out, async (entries, put) => {
+      entries.delete('api/pkgs/curl.json');
+      entries.delete('pkgs/curl.md');
+      entries.delete('llms.txt');
+      entries.delete('api/pkgs/openssl/badge.advisories.svg');
+      entries.set('api/pkgs/notes.txt', await put('not a surface'));
+      entries.set('api/pkgs/unchanged.txt', await put('not a surface either'));
+    });
+    // curl's files and llms.txt were dropped, openssl is new since the release before, notes.txt is new.
+    const changes = {
+      files: new Set(['api/pkgs/notes.txt']),
+      dropped: ['api/pkgs/curl.json', 'pkgs/curl.md', 'llms.txt'],
+      previousNames: new Map(Object.entries(names).filter(([key]) => key !== 'openssl')),
+    };
+    const error = await validateRelease(out, damaged, { documentProblems: [], changes }).catch((caught: unknown) => caught);
+    expect([...(error as BuildValidationError).problems].sort()).toEqual([
+      'api/pkgs/curl.json is missing',
+      'api/pkgs/notes.txt is no surface\'s file',
+      'api/pkgs/openssl/badge.advisories.svg is missing',
+      'llms.txt is missing',
+      'the markdown mirror of curl is missing',
+    ]);
+    // Checked whole, the file that did not change is named too.
+    const whole = await validateRelease(out, damaged, { documentProblems: [] }).catch((caught: unknown) => caught);
+    expect((whole as BuildValidationError).problems).toContain('api/pkgs/unchanged.txt is no surface\'s file');
+  });
+
   it('names the problems of a damaged OpenAPI document: its version, its path set, an example off its schema', async () => {
     const repo = `${await temporaryDirectory()}/catalog`;
     const out = `${await temporaryDirectory()}/out`;
