@@ -19,7 +19,7 @@ import { badgeFace, badgeOptions, drawBadge, type BadgeSource } from '../src/com
 import { rollupReach, tipDocuments, type CommitChanges, type RollupReach, type TipDocuments } from '../src/compose/documents.ts';
 import { composeAdvisoryMarkdown, composePackageMarkdown } from '../src/compose/markdown.ts';
 import { composeLlmsFullPart, composeLlmsTxt, llmsFullPartHeader, llmsFullParts, type LlmsFullPart, type MirrorSize } from '../src/compose/llms.ts';
-import { composeSitemap, SITEMAP_URL_LIMIT } from '../src/compose/sitemap.ts';
+import { composeSitemap, SITEMAP_URL_LIMIT, sitemapUrlCount } from '../src/compose/sitemap.ts';
 import { composeAdvisoryFeed, composeChangesFeed } from '../src/compose/feeds.ts';
 import { composeOpenApi, type ApiExamples } from '../src/compose/openapi.ts';
 import { isReservedName, nameKey } from '../src/grammar.ts';
@@ -32,8 +32,7 @@ import { resolveQuery } from '../src/surfaces/query.ts';
 import { fillTemplate, publicFileTemplates, queryDefault, surface } from '../src/surfaces/registry.ts';
 import type { CommitInfo, Diagnostic, VersionEvent } from '../src/compose/types.ts';
 import type { PackageRecord, TransitiveAdvisory } from '../src/schemas/wire.ts';
-import { advisoryPages, changesPage, searchPage, siteContext, type PageView, type SiteContext } from '../src/site/pages.ts';
-import type { AdvisoryPageView } from '../src/site/advisory-page.ts';
+import { advisoryPage, changesPage, searchPage, siteContext, type SiteContext } from '../src/site/pages.ts';
 import { packagePageView } from '../src/site/package-page.ts';
 import { loadSite } from './site.ts';
 import type { DigestedTexts, PackedStrings } from './chunks.ts';
@@ -610,32 +609,40 @@ function siteOf(content: ReleaseContent): SiteContext {
 
 const decoder = new TextDecoder();
 
-/** A page as a Rendition: its key is the hash of its view (everything the template lays out) and of the site's code. */
-function page(context: WriterContext, id: 'search-page' | 'advisory-page' | 'changes-page', params: Record<string, string>, view: PageView): Rendition {
-  const key = contentHash([id, context.codeVersion, JSON.stringify(view)].join('\n'));
-  const path = fillTemplate(surface(id).path, params);
+/** The changes page as a Rendition: its key is the hash of its view (everything the template lays out) and of the site's code. */
+function changesPageRendition(context: WriterContext): Rendition {
+  const view = changesPage(siteOf(context.content));
+  const key = contentHash(['changes-page', context.codeVersion, JSON.stringify(view)].join('\n'));
+  const path = fillTemplate(surface('changes-page').path, {});
   return { key: () => key, render: async () => ({ body: await (await loadSite()).render(path, view) }) };
 }
 
 /**
- * An advisory page as a Rendition. A blast radius cut short links to the tip's full bundle: its
+ * An advisory page as a Rendition. Its view is made through maps that note what it reads (its
+ * reach, whose input covers the records it is active in, and the names of the packages it links),
+ * so its key is known without making the view: a commit makes the views of the advisories whose
+ * inputs changed, not of every one. A blast radius cut short links to the tip's full bundle: its
  * view names a stand-in's sha there, and the page has a hole for the tip's. When the catalog's
  * text holds something a stand-in's value could come from, it is rendered at the tip and not kept.
  */
-function advisoryPage(context: WriterContext, params: Record<string, string>, view: AdvisoryPageView): Rendition {
-  const atStandIn = page(context, 'advisory-page', params, view);
+function advisoryPageRendition(context: WriterContext, params: Record<string, string>, id: string): Rendition {
+  const { content } = context;
+  const path = fillTemplate(surface('advisory-page').path, params);
   return {
-    key: atStandIn.key,
+    key: (reads) => tracedKey(context, 'advisory-page', reads),
     get holes() {
       return storedHoles(undefined);
     },
     render: async () => {
+      const reads = new Set<string>();
+      const tip = tipOf(content);
+      const view = advisoryPage(siteOf(content), id, STAND_INS[0].sha, { reach: new TracedMap(tip.advisories, 'advisory', reads), names: new TracedMap(tip.names, 'name', reads) });
+      const site = await loadSite();
       if (STAND_IN_SOURCES.test(JSON.stringify({ ...view, wholeReach: null }))) {
-        const wholeReach = view.wholeReach && fillTemplate(surface('full-bundle').path, { sha: context.content.tip.sha });
-        return page(context, 'advisory-page', params, { ...view, wholeReach }).render();
+        const wholeReach = view.wholeReach && fillTemplate(surface('full-bundle').path, { sha: content.tip.sha });
+        return { body: await site.render(path, { ...view, wholeReach }) };
       }
-      const { body } = await atStandIn.render();
-      return { body: cutAtHoles(decoder.decode(body as Uint8Array), storedHoles(undefined))! };
+      return { body: cutAtHoles(decoder.decode(await site.render(path, view)), storedHoles(undefined))!, reads: [...reads] };
     },
   };
 }
@@ -730,9 +737,15 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       }
     }
   },
-  /** `/`: the search page, with the listing bundle inline. */
+  /**
+   * `/`: the search page, with the listing bundle inline. Its view is made of the listing bundle
+   * and the site URL alone, so its key is theirs, not the view's JSON (the listing again, and more).
+   */
   'search-page': function* (context) {
-    yield { params: {}, body: page(context, 'search-page', {}, searchPage(siteOf(context.content))) };
+    const { content } = context;
+    const key = contentHash(['search-page', context.codeVersion, content.siteUrl, contentHash(content.listing)].join('\n'));
+    const path = fillTemplate(surface('search-page').path, {});
+    yield { params: {}, body: { key: () => key, render: async () => ({ body: await (await loadSite()).render(path, searchPage(siteOf(content))) }) } };
   },
   /** `/pkgs/{name}`: every package's detail page, with its envelope inline (and so its holes for the tip). */
   'package-page': function* (context) {
@@ -741,26 +754,27 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/advisories/{id}`: a page per advisory active at the tip (one whose blast radius is cut short has a hole for the tip). */
   'advisory-page': function* (context) {
-    for (const view of advisoryPages(siteOf(context.content), STAND_INS[0].sha)) {
-      const params = { id: view.advisory.id };
-      yield { params, body: advisoryPage(context, params, view) };
-    }
+    for (const id of tipOf(context.content).advisories.keys()) yield { params: { id }, body: advisoryPageRendition(context, { id }, id) };
   },
   /** `/changes`: what the recent commits changed. */
   'changes-page': function* (context) {
-    yield { params: {}, body: page(context, 'changes-page', {}, changesPage(siteOf(context.content))) };
+    yield { params: {}, body: changesPageRendition(context) };
   },
   /**
-   * `/pkgs/advisories.xml`: the advisories active at the tip, newest first. It reads every
-   * advisory, so it is composed every commit; its `updated` is the tip's time, a hole, so that it
-   * is stored once for as long as its entries stay the same (3.5 MB at 20,000 packages).
+   * `/pkgs/advisories.xml`: the advisories active at the tip, newest first. Its key is every
+   * advisory's input (`advisory:<id>`: the records it is active in, the paths it shows, how many
+   * reach it), so it is composed only when an advisory changed; its `updated` is the tip's time, a
+   * hole, so that it is stored once for as long as its entries stay the same (3.5 MB at 20,000 packages).
    */
-  'advisory-feed': function* ({ content }) {
+  'advisory-feed': function* (context) {
+    const { content } = context;
     const tip = tipOf(content);
+    const advisories = [...tip.advisories.keys()].map((id) => `${id}=${inputHash(content, `advisory:${id}`)}`);
+    const key = contentHash(['advisory-feed', context.codeVersion, content.siteUrl, ...advisories].join('\n'));
     yield {
       params: {},
       body: {
-        key: () => null,
+        key: () => key,
         get holes() {
           return storedHoles(undefined);
         },
@@ -829,10 +843,14 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
       yield { params: { part: String(part) }, body: llmsFullPart(context, plan, part) };
     }
   },
-  sitemap: async function* ({ content }) {
-    const { xml, omitted } = await composeSitemap(tipOf(content));
+  /** `/sitemap.xml`: the pages of the packages and advisories at the tip, by name and id: its key is their names, so a new version alone composes none. */
+  sitemap: function* (context) {
+    const { content } = context;
+    const tip = tipOf(content);
+    const omitted = sitemapUrlCount(tip) - SITEMAP_URL_LIMIT;
     if (omitted > 0) content.log(`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; ${omitted} are left out (docs/decisions.md "Sitemap")`);
-    yield { params: {}, body: xml };
+    const key = contentHash(['sitemap', context.codeVersion, content.siteUrl, ...tip.names.values(), '', ...tip.advisories.keys()].join('\n'));
+    yield { params: {}, body: { key: () => key, render: async () => ({ body: (await composeSitemap(tip)).xml }) } };
   },
   /**
    * `/api/pkgs/{name}/sbom.json` of every package at the tip in the default format (CycloneDX),

@@ -24,6 +24,9 @@ export function sitemapUrls(tip: TipDocuments): string[] {
   ];
 }
 
+/** How many pages sitemapUrls lists, without making their URLs. */
+export const sitemapUrlCount = (tip: TipDocuments): number => 2 + tip.records.size + tip.advisories.size;
+
 export interface Sitemap {
   readonly xml: string;
   /** URLs past the limit, left out. */

@@ -81,18 +81,20 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
   }
 }
 
-/** `tipSha`: the sha a blast radius cut short links to (the build gives a stand-in, and the page a hole there). */
-export function advisoryPages(context: SiteContext, tipSha: string = context.input.tip.sha): AdvisoryPageView[] {
-  const { input } = context;
-  // Only packages with an active advisory carry one in their record.
-  const affected = context.bundle.packages.filter((card) => card.advisories.length > 0).map((card) => input.record(nameKey(card.name)));
-  return advisoryPageViews({
-    records: affected,
-    reach: input.reach,
-    names: context.names,
-    siteUrl: input.siteUrl,
-    tipSha,
-  });
+/**
+ * The page of `id`, an advisory active at the tip. `tipSha`: the sha a blast radius cut short links
+ * to (the build gives a stand-in, and the page a hole there). `maps`: the reach and names it is made
+ * through (the build's note what the page reads).
+ */
+export function advisoryPage(
+  context: SiteContext,
+  id: string,
+  tipSha: string = context.input.tip.sha,
+  maps: { reach: ReadonlyMap<string, AdvisoryReach>; names: ReadonlyMap<string, string> } = { reach: context.input.reach, names: context.names },
+): AdvisoryPageView {
+  // The records it is active in, each as it carries this advisory alone.
+  const records = maps.reach.get(id)!.direct.map(({ record, advisory }) => ({ ...record, advisories: [advisory] }));
+  return advisoryPageViews({ records, reach: maps.reach, names: maps.names, siteUrl: context.input.siteUrl, tipSha })[0];
 }
 
 export function changesPage(context: SiteContext): ChangesPageView {

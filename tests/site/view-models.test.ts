@@ -15,7 +15,7 @@ import { compareNames, nameKey } from '../../src/grammar.ts';
 import type { CatalogState } from '../../src/compose/types.ts';
 import { serialize } from '../../src/serialize.ts';
 import { EMPTY_STATE, readState, select, writeState, type FilterCard } from '../../src/site/search-filter.ts';
-import { advisoryPages, changesPage, packagePages, searchPage, siteContext, type SiteInput } from '../../src/site/pages.ts';
+import { advisoryPage, changesPage, packagePages, searchPage, siteContext, type SiteInput } from '../../src/site/pages.ts';
 import { signInHref } from '../../src/site/frame.ts';
 import { REVERSE_DEPENDENCIES_ON_PAGE } from '../../src/site/package-page.ts';
 import { advisory, catalogState, manifest, scorecard, sha, shipped } from '../helpers/state.ts';
@@ -213,8 +213,9 @@ describe('the search page', () => {
 
 describe('the advisory page', () => {
   it('lists the packages it affects directly and every package reaching one, with the shortest path', () => {
-    const [view, ...others] = advisoryPages(siteContext(siteInput(story())));
-    expect(others).toEqual([]);
+    const context = siteContext(siteInput(story()));
+    expect([...context.input.reach.keys()]).toEqual(['ZLIB-1']);
+    const view = advisoryPage(context, 'ZLIB-1');
     expect(view.advisory).toMatchObject({ id: 'ZLIB-1', severity: 'high', summary: 'Overflow' });
     expect(view.affected).toEqual([{ name: 'zlib', href: '/pkgs/zlib', version: '1.2.11', fixedIn: ['1.2.12'] }]);
     expect(view.reached.map((row) => row.path.map((ref) => ref.name))).toEqual([
@@ -231,7 +232,7 @@ describe('the advisory page', () => {
     const far = Array.from({ length: 200 }, (_, index) => manifest(`aa-${String(index).padStart(3, '0')}`, { runtime: ['mid'] }));
     const near = Array.from({ length: 250 }, (_, index) => manifest(`zz-${String(index).padStart(3, '0')}`, { runtime: ['zlib'] }));
     const state = catalogState({ packages: [manifest('zlib'), manifest('mid', { runtime: ['zlib'] }), ...far, ...near], advisories: [advisory('ZLIB-1', { package: 'zlib' })] });
-    const [view] = advisoryPages(siteContext(siteInput(state)));
+    const view = advisoryPage(siteContext(siteInput(state)), 'ZLIB-1');
     const starts = view.reached.map((row) => row.name);
     expect(starts).toHaveLength(300);
     expect(starts.slice(0, 3)).toEqual(['mid', 'zz-000', 'zz-001']);
@@ -245,7 +246,8 @@ describe('the advisory page', () => {
 
   it('gets a page for every advisory, a colon in its id percent-encoded in the link (the catalog\'s id grammar allows it)', () => {
     const state = catalogState({ packages: [manifest('zlib')], advisories: [advisory('RHSA-2026:0001', { package: 'zlib' }), advisory('GHSA-aaaa-bbbb-cccc', { package: 'zlib' })] });
-    const views = advisoryPages(siteContext(siteInput(state)));
+    const context = siteContext(siteInput(state));
+    const views = [...context.input.reach.keys()].map((id) => advisoryPage(context, id));
     expect(views.map((view) => [view.advisory.id, view.frame.path])).toEqual([
       ['GHSA-aaaa-bbbb-cccc', '/advisories/GHSA-aaaa-bbbb-cccc'],
       ['RHSA-2026:0001', '/advisories/RHSA-2026%3A0001'],
