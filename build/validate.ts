@@ -421,6 +421,7 @@ async function checkManifest(
   problems: string[],
   checked: boolean,
   changes: ManifestChanges | undefined,
+  tipRoot: StateRoot | null,
 ): Promise<void> {
   const objects = openObjects(out);
   const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
@@ -432,10 +433,8 @@ async function checkManifest(
   for (const row of SERVED) {
     if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !entries.has(row.publicFile)) problems.push(`${row.publicFile} is missing`);
   }
-  if (!info.tip) return;
-  const tipRoot = await readStateRoot(out, info.tip.sha);
   // A tip without a state is reported by validateRelease; its documents cannot be read without it.
-  if (!tipRoot) return;
+  if (!info.tip || !tipRoot) return;
   const unowned = (file: string): boolean => {
     if (publicFileOwner(file)) return false;
     problems.push(`${file} is no surface's file`);
@@ -503,7 +502,7 @@ export async function validateRelease(out: string, releaseDir: string, options: 
   const objects = openObjects(out);
   for (const sha of options.writtenStates ?? chain.map((commit) => commit.sha)) if (!(await objects.hasRoot(sha))) problems.push(`commit ${sha} has no state`);
   if (info.tip && !(await objects.hasRoot(info.tip.sha))) problems.push(`the tip ${info.tip.sha} has no state`);
-  const tip = info.tip && (await readStateRoot(out, info.tip.sha));
+  const tip = info.tip ? await readStateRoot(out, info.tip.sha) : null;
   if (tip) await checkStoredKinds(out, tip, options.checkedTip ?? null, problems);
   const manifest = await readJson<ChunkRef[]>(paths.manifest(releaseDir)).catch(() => null);
   if (!manifest) problems.push('the release has no manifest');
@@ -512,7 +511,7 @@ export async function validateRelease(out: string, releaseDir: string, options: 
     if (missing.length > 0) problems.push(`the manifest names ${missing.length} missing chunks`);
     const entries = options.manifest ?? new Map((await readManifest(objects, manifest)).flatMap(({ entries: chunk }) => chunk));
     if (options.documentProblems) problems.push(...options.documentProblems);
-    await checkManifest(out, entries, info, names, chain, problems, options.documentProblems !== undefined, options.documentProblems && options.changes);
+    await checkManifest(out, entries, info, names, chain, problems, options.documentProblems !== undefined, options.documentProblems && options.changes, tip);
   }
 
   if (problems.length > 0) throw new BuildValidationError(problems);

@@ -648,47 +648,103 @@ function advisoryPageRendition(context: WriterContext, params: Record<string, st
 }
 
 /**
- * A package page as a Rendition. Its view is made through maps that note what it reads (the
- * cards of its dependencies and dependents, the advisories and commits it names) besides its
- * record, rollup and history, so its key is known without making the view: a commit makes the
- * views of the pages whose inputs changed, not of every package. It embeds its envelope byte for
- * byte, and so carries the envelope's holes for the tip.
+ * A document of one package, kept while what it read stays the same. A warm release walks every
+ * package's documents and keeps nearly all of them, so each is one small object (its kind's
+ * render function is shared): an object literal with a getter and closures per document made
+ * hundreds of megabytes of garbage per commit at 50,000 packages.
  */
-function packagePage(context: WriterContext, key: string, name: string): Rendition {
+class PackageDocument implements Rendition {
+  readonly context: WriterContext;
+  /** Its kind, in its key: the row's id. */
+  readonly kind: string;
+  readonly packageKey: string;
+  readonly name: string;
+  readonly renderer: (document: PackageDocument) => Rendered | Promise<Rendered>;
+
+  constructor(context: WriterContext, kind: string, packageKey: string, name: string, renderer: (document: PackageDocument) => Rendered | Promise<Rendered>) {
+    this.context = context;
+    this.kind = kind;
+    this.packageKey = packageKey;
+    this.name = name;
+    this.renderer = renderer;
+  }
+
+  key(reads: Iterable<string> | undefined): string | null {
+    return tracedKey(this.context, this.kind, reads);
+  }
+
+  render(): Rendered | Promise<Rendered> {
+    return this.renderer(this);
+  }
+}
+
+/** A package's document that carries the tip: the stand-in's values in its holes (Rendition.holes). */
+class PackageDocumentWithHoles extends PackageDocument {
+  get holes(): Readonly<Record<string, string>> {
+    return storedHoles(this.name);
+  }
+}
+
+/** `/api/pkgs/{name}.json`: its record alone, whose digest the composer keeps (not the record's text hashed again for every package on every commit). */
+const renderEnvelope = async ({ context, packageKey, name }: PackageDocument): Promise<Rendered> => ({ body: await envelopePieces(context.content, packageKey, name), reads: [`record:${packageKey}`] });
+
+/**
+ * A package page. Its view is made through maps that note what it reads (the cards of its
+ * dependencies and dependents, the advisories and commits it names) besides its record, rollup
+ * and history, so its key is known without making the view: a commit makes the views of the pages
+ * whose inputs changed, not of every package. It embeds its envelope byte for byte, and so carries
+ * the envelope's holes for the tip.
+ */
+async function renderPackagePage({ context, packageKey: key, name }: PackageDocument): Promise<Rendered> {
   const { content } = context;
   const path = fillTemplate(surface('package-page').path, { name });
-  return {
-    key: (reads) => tracedKey(context, 'package-page', reads),
-    get holes() {
-      return storedHoles(name);
-    },
-    render: async () => {
-      const site = siteOf(content);
-      const reads = new Set([`record:${key}`, `transitive:${key}`, `history:${key}`]);
-      const view = packagePageView({
-        envelope: ENVELOPE_HOLE,
-        record: recordOf(content, key)!,
-        transitive: transitiveOf(content).get(key) ?? [],
-        history: content.history.get(key) ?? [],
-        severities: new TracedMap(site.severities, 'severity', reads),
-        names: new TracedMap(tipOf(content).names, 'name', reads),
-        advisories: new TracedMap(site.advisories, 'advisory-summary', reads),
-        commits: new TracedMap(site.commits, 'commit', reads),
-        siteUrl: content.siteUrl,
-      });
-      const html = await (await loadSite()).render(path, view);
-      const around = decoder.decode(html).split(ENVELOPE_HOLE);
-      const inside = await envelopePieces(content, key, name);
-      // Anything but one place for the envelope, or an envelope without holes (the catalog's text held a stand-in): the page as it is at this tip, not kept.
-      if (around.length !== 2 || typeof inside === 'string') {
-        return { body: await (await loadSite()).render(path, { ...view, envelope: envelopeAt(content, key, content.tip) }) };
-      }
-      const pieces = [...inside.pieces];
-      pieces[0] = around[0] + pieces[0];
-      pieces[pieces.length - 1] += around[1];
-      return { body: { pieces, holes: inside.holes }, reads: [...reads] };
-    },
-  };
+  const site = siteOf(content);
+  const reads = new Set([`record:${key}`, `transitive:${key}`, `history:${key}`]);
+  const view = packagePageView({
+    envelope: ENVELOPE_HOLE,
+    record: recordOf(content, key)!,
+    transitive: transitiveOf(content).get(key) ?? [],
+    history: content.history.get(key) ?? [],
+    severities: new TracedMap(site.severities, 'severity', reads),
+    names: new TracedMap(tipOf(content).names, 'name', reads),
+    advisories: new TracedMap(site.advisories, 'advisory-summary', reads),
+    commits: new TracedMap(site.commits, 'commit', reads),
+    siteUrl: content.siteUrl,
+  });
+  const html = await (await loadSite()).render(path, view);
+  const around = decoder.decode(html).split(ENVELOPE_HOLE);
+  const inside = await envelopePieces(content, key, name);
+  // Anything but one place for the envelope, or an envelope without holes (the catalog's text held a stand-in): the page as it is at this tip, not kept.
+  if (around.length !== 2 || typeof inside === 'string') {
+    return { body: await (await loadSite()).render(path, { ...view, envelope: envelopeAt(content, key, content.tip) }) };
+  }
+  const pieces = [...inside.pieces];
+  pieces[0] = around[0] + pieces[0];
+  pieces[pieces.length - 1] += around[1];
+  return { body: { pieces, holes: inside.holes }, reads: [...reads] };
+}
+
+/** `/pkgs/{name}.md`: composed through the tip's maps, noting what it reads. */
+function renderPackageMarkdown({ context, packageKey }: PackageDocument): Rendered {
+  const reads = new Set<string>();
+  const body = composePackageMarkdown(tracedTip(tipOf(context.content), reads), packageKey);
+  return { body, reads: [...reads] };
+}
+
+/**
+ * `/api/pkgs/{name}/sbom.json`: its own record, and of each other package of its closure what the
+ * SBOM says besides that package's component, which is a marker the readers fill with the tip's.
+ */
+async function renderPackageSbom({ context, packageKey: key, name }: PackageDocument): Promise<Rendered> {
+  const { content } = context;
+  const lookup = (dependency: string) => recordOf(content, dependency);
+  // A closure of thousands (a long dependency cycle) makes a document of megabytes per package: composed on request instead.
+  // Checked here, when its inputs changed: a kept SBOM's closure is the one it was rendered from.
+  if (closureExceeds(lookup, key, PRERENDERED_SBOM_CLOSURE)) return { body: null };
+  const closure = (await packageClosure(lookup, key))!;
+  const plain = [key, ...closure.packages.keys()].every((member) => plainRecord(content, member));
+  const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, true)), (commit) => tipValues(commit, name), plain);
+  return { body, reads: [`record:${key}`, `sbom-closure:${key}`], components: true };
 }
 
 /** Rows whose writer leaves out some packages' files (the gateway composes those on request): the release check does not require them. */
@@ -702,20 +758,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/api/pkgs/{name}.json` of every package at the tip, in its canonical spelling: the tip's values around the stored record. */
   package: function* (context) {
-    const { content } = context;
-    for (const { key, name } of publishedPackages(content)) {
-      yield {
-        params: { name },
-        body: {
-          // Its record alone, whose digest the composer keeps: not the record's text hashed again for every package on every commit.
-          key: (reads) => tracedKey(context, 'package', reads),
-          get holes() {
-            return storedHoles(name);
-          },
-          render: async () => ({ body: await envelopePieces(content, key, name), reads: [`record:${key}`] }),
-        },
-      };
-    }
+    for (const { key, name } of publishedPackages(context.content)) yield { params: { name }, body: new PackageDocumentWithHoles(context, 'package', key, name, renderEnvelope) };
   },
   /**
    * `/api/pkgs/{name}/badge.svg` in the default style and label, for each metric (the score's is
@@ -749,8 +792,9 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/pkgs/{name}`: every package's detail page, with its envelope inline (and so its holes for the tip). */
   'package-page': function* (context) {
-    const { content } = context;
-    for (const card of siteOf(content).bundle.packages) yield { params: { name: card.name }, body: packagePage(context, nameKey(card.name), card.name) };
+    for (const card of siteOf(context.content).bundle.packages) {
+      yield { params: { name: card.name }, body: new PackageDocumentWithHoles(context, 'package-page', nameKey(card.name), card.name, renderPackagePage) };
+    }
   },
   /** `/advisories/{id}`: a page per advisory active at the tip (one whose blast radius is cut short has a hole for the tip). */
   'advisory-page': function* (context) {
@@ -788,20 +832,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
   },
   /** `/pkgs/{name}.md` of every package at the tip (reserved names too: the rule is for /api/pkgs/ only). */
   'package-markdown': function* (context) {
-    const tip = tipOf(context.content);
-    for (const [key, record] of tip.records) {
-      yield {
-        params: { name: record.name },
-        body: {
-          key: (reads) => tracedKey(context, 'package-markdown', reads),
-          render: () => {
-            const reads = new Set<string>();
-            const body = composePackageMarkdown(tracedTip(tip, reads), key);
-            return { body, reads: [...reads] };
-          },
-        },
-      };
-    }
+    for (const [key, record] of tipOf(context.content).records) yield { params: { name: record.name }, body: new PackageDocument(context, 'package-markdown', key, record.name, renderPackageMarkdown) };
   },
   /** `/advisories/{id}.md` of every advisory active at the tip (one whose blast radius is cut short links to the tip's full bundle: a hole). */
   'advisory-markdown': function* (context) {
@@ -858,30 +889,7 @@ export const WRITERS: Readonly<Record<string, Writer>> = {
    * closure, with holes for the tip's sha, time and the serial number derived from them.
    */
   'package-sbom': function* (context) {
-    const { content } = context;
-    const lookup = (dependency: string) => recordOf(content, dependency);
-    for (const { key, name } of publishedPackages(content)) {
-      yield {
-        params: { name },
-        body: {
-          key: (reads) => tracedKey(context, 'package-sbom', reads),
-          get holes() {
-            return storedHoles(name);
-          },
-          render: async () => {
-            // A closure of thousands (a long dependency cycle) makes a document of megabytes per package: composed on request instead.
-            // Checked here, when its inputs changed: a kept SBOM's closure is the one it was rendered from.
-            if (closureExceeds(lookup, key, PRERENDERED_SBOM_CLOSURE)) return { body: null };
-            // Its own record, and of each other package of its closure what the SBOM says besides
-            // that package's component, which is a marker the readers fill with the tip's.
-            const closure = (await packageClosure(lookup, key))!;
-            const plain = [key, ...closure.packages.keys()].every((member) => plainRecord(content, member));
-            const body = await withHoles(content.tip, (commit) => serialize(composeSbom('cyclonedx', commit, closure, true)), (commit) => tipValues(commit, name), plain);
-            return { body, reads: [`record:${key}`, `sbom-closure:${key}`], components: true };
-          },
-        },
-      };
-    }
+    for (const { key, name } of publishedPackages(context.content)) yield { params: { name }, body: new PackageDocumentWithHoles(context, 'package-sbom', key, name, renderPackageSbom) };
   },
   /** `/api/pkgs/openapi.json`: the OpenAPI document, prerendered (SPEC.md Endpoints rule 4). */
   openapi: function* ({ content }) {
