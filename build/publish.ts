@@ -429,22 +429,19 @@ export async function publishRelease(
   const done = new Map(rows.map((row) => [row.id, Promise.withResolvers<void>()]));
   // A row that fails fails the build below; a reader waiting on it fails with it, nobody else.
   for (const { promise } of done.values()) promise.catch(() => {});
-  /** The entry of a file of this release, once its row has placed it (a writer that reads other rows' files waits for them). */
-  const placedEntry = async (rowId: string, params: Readonly<Record<string, string>>): Promise<{ file: string; entry: HeldEntry }> => {
-    const row = rows.find((candidate) => candidate.id === rowId)!;
-    await done.get(rowId)!.promise;
-    const file = fillTemplate(row.publicFile!, params);
-    const entry = stage.entry(file);
-    if (!entry) throw new Error(`${file} was not placed by its writer`);
-    return { file, entry };
-  };
   const context: WriterContext = {
     content,
     codeVersion: version,
-    placedFile: async (rowId, params) => {
-      const { file, entry } = await placedEntry(rowId, params);
-      if (entry.length === undefined) throw new Error(`${file} has no length: its body changes with the tip`);
-      return { object: entry.object, length: entry.length, holes: entry.holes ?? [] };
+    placedFiles: async (rowId) => {
+      const row = rows.find((candidate) => candidate.id === rowId)!;
+      await done.get(rowId)!.promise;
+      return (params) => {
+        const file = fillTemplate(row.publicFile!, params);
+        const entry = stage.entry(file);
+        if (!entry) throw new Error(`${file} was not placed by its writer`);
+        if (entry.length === undefined) throw new Error(`${file} has no length: its body changes with the tip`);
+        return { object: entry.object, length: entry.length, holes: entry.holes ?? [] };
+      };
     },
   };
   // The rows' writers run side by side: the pages are laid out in worker threads while this one

@@ -137,8 +137,11 @@ export interface WriterContext {
    * by another version is rendered again.
    */
   readonly codeVersion: string;
-  /** The object, length in bytes and holes of a file of this release, once its row has placed it, without reading it (llms-full plans its parts from them, and joins them). */
-  readonly placedFile: (rowId: string, params: Readonly<Record<string, string>>) => Promise<{ object: string; length: number; holes: readonly HoleSpan[] }>;
+  /**
+   * Once the row `rowId` has placed its files: the object, length in bytes and holes of each of them
+   * by its parameters, without reading it (llms-full plans its parts from them, and joins them).
+   */
+  readonly placedFiles: (rowId: string) => Promise<(params: Readonly<Record<string, string>>) => { object: string; length: number; holes: readonly HoleSpan[] }>;
 }
 
 /** The packages of the release whose `/api/pkgs/{name}...` files are written: a fixed route wins over a package of the same name (DECISIONS.md 4). */
@@ -528,18 +531,19 @@ const llmsFull = new WeakMap<ReleaseContent, Promise<LlmsFullPlan>>();
  * the manifest records them: no mirror is read for it. Every mirror of the catalog at once is
  * hundreds of megabytes, so none is kept: a part reads its own, when it is composed (llmsFullPart).
  */
-function llmsFullOf({ content, placedFile }: WriterContext): Promise<LlmsFullPlan> {
+function llmsFullOf({ content, placedFiles }: WriterContext): Promise<LlmsFullPlan> {
   let entry = llmsFull.get(content);
   if (!entry) {
     const tip = tipOf(content);
     entry = (async () => {
+      const [packageMirror, advisoryMirror] = await Promise.all([placedFiles('package-markdown'), placedFiles('advisory-markdown')]);
       const mirrors: PlacedMirror[] = [];
-      const measure = async (label: string, row: PlacedMirror['row'], params: Record<string, string>) => {
-        const { object, length, holes } = await placedFile(row, params);
+      const measure = (label: string, row: PlacedMirror['row'], params: Record<string, string>, placed: typeof packageMirror) => {
+        const { object, length, holes } = placed(params);
         mirrors.push({ label, row, params, object, holes, bytes: length });
       };
-      for (const record of tip.records.values()) await measure(record.name, 'package-markdown', { name: record.name });
-      for (const id of tip.advisories.keys()) await measure(id, 'advisory-markdown', { id });
+      for (const record of tip.records.values()) measure(record.name, 'package-markdown', { name: record.name }, packageMirror);
+      for (const id of tip.advisories.keys()) measure(id, 'advisory-markdown', { id }, advisoryMirror);
       return { mirrors, parts: llmsFullParts(tip, mirrors) };
     })();
     llmsFull.set(content, entry);

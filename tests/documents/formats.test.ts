@@ -101,7 +101,7 @@ describe('sitemap.xml', () => {
       log: (line: string) => logged.push(line),
     } as unknown as ReleaseContent;
     const bodies = [];
-    for await (const body of WRITERS.sitemap({ content, codeVersion: '', placedFile: () => Promise.reject(new Error('not read')) })) bodies.push(body);
+    for await (const body of WRITERS.sitemap({ content, codeVersion: '', placedFiles: () => Promise.reject(new Error('not read')) })) bodies.push(body);
     expect(bodies).toHaveLength(1);
     expect(await (bodies[0].body as Rendition).render()).toEqual({ body: xml });
     expect(logged).toEqual([`warning: sitemap.xml lists the first ${SITEMAP_URL_LIMIT} pages, the protocol's limit; 3 are left out (docs/decisions.md "Sitemap")`]);
