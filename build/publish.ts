@@ -452,7 +452,7 @@ export async function publishRelease(
       try {
         if (!writer) throw new Error(`the registry publishes ${row.id} as ${row.publicFile} but the build has no writer for it`);
         const writes: Promise<void>[] = [];
-        /** Keeps or stores one file; a write to wait for, or null when its entry was kept. */
+        /** Keeps or stores one file: the writes in flight to wait for once there are 64 of them, else null. */
         const place = ({ params, query, body }: PublicBody): Promise<void> | null => {
           const file = fillTemplate(publicFileFor(row, query ?? {}), params);
           if (isRendition(body) ? stage.keeps(file, body) : stage.keepsPut(file, body)) return null;
