@@ -383,12 +383,12 @@ export interface ManifestChanges {
   readonly previousNames: ReadonlyMap<string, string>;
 }
 
-/** The files a package's name must have: its files under /api/pkgs/ (a reserved name has none there) and its markdown mirror. */
-function requiredFiles(name: string, perPackage: readonly string[], written: ReadonlySet<string>): { file: string; problem: string }[] {
-  const files = isReservedName(name) ? [] : perPackage.map((template) => fillTemplate(template, { name })).map((file) => ({ file, problem: `${file} is missing` }));
+/** The problems of the files a package's name must have and `entries` lacks: its files under /api/pkgs/ (a reserved name has none there) and its markdown mirror. */
+function missingFiles(name: string, entries: ReadonlyMap<string, ManifestEntry>, perPackage: readonly string[], written: ReadonlySet<string>): string[] {
+  const problems = isReservedName(name) ? [] : perPackage.map((template) => fillTemplate(template, { name })).filter((file) => !entries.has(file)).map((file) => `${file} is missing`);
   // Every package has its markdown mirror (reserved names too: they are shadowed under /api/pkgs/ only).
-  if (written.has('package-markdown')) files.push({ file: fillTemplate(surface('package-markdown').publicFile!, { name }), problem: `the markdown mirror of ${name} is missing` });
-  return files;
+  if (written.has('package-markdown') && !entries.has(fillTemplate(surface('package-markdown').publicFile!, { name }))) problems.push(`the markdown mirror of ${name} is missing`);
+  return problems;
 }
 
 /**
@@ -426,9 +426,7 @@ async function checkManifest(
   const objects = openObjects(out);
   const written = new Set(info.publicSurfaces ?? PUBLIC_SURFACE_IDS);
   const perPackage = perPackageFiles(written);
-  for (const name of namesToCheck(names, changes)) {
-    for (const { file, problem } of requiredFiles(name, perPackage, written)) if (!entries.has(file)) problems.push(problem);
-  }
+  for (const name of namesToCheck(names, changes)) problems.push(...missingFiles(name, entries, perPackage, written));
   // A row whose public file has no parameter is one file every release holds (llms.txt, sitemap.xml, the feeds, ...).
   for (const row of SERVED) {
     if (row.publicFile && written.has(row.id) && templateParams(row.publicFile).length === 0 && !entries.has(row.publicFile)) problems.push(`${row.publicFile} is missing`);

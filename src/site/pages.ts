@@ -84,7 +84,7 @@ export function* packagePages(context: SiteContext): Generator<PackagePageView> 
 /**
  * The page of `id`, an advisory active at the tip. `tipSha`: the sha a blast radius cut short links
  * to (the build gives a stand-in, and the page a hole there). `maps`: the reach and names it is made
- * through (the build's note what the page reads).
+ * through (the build notes what the page reads through them).
  */
 export function advisoryPage(
   context: SiteContext,
