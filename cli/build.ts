@@ -12,12 +12,13 @@ import { exportTo } from './export.ts';
 const PROGRESS_STEPS = 20;
 
 /**
- * The build thread's young generation, in MB: semi-spaces of 16 MB, where V8 lets them grow to 64.
+ * The build thread's limits: its young generation 48 MB (semi-spaces of 16 MB, where V8 lets them
+ * grow to 64); its heap's limit is the process's (`--max-old-space-size`, in NODE_OPTIONS).
  * A build's garbage is short-lived (every document's views, bodies and keys), and with the smaller
  * young generation a 20,000-package build used 13 to 16 % less CPU, at the same peak RSS
  * (docs/benchmarks.md). `--max-semi-space-size` in NODE_OPTIONS takes precedence.
  */
-const BUILD_THREAD_YOUNG_MB = 48;
+export const BUILD_THREAD_LIMITS = { maxYoungGenerationSizeMb: 48 };
 
 type BuildCommand = { repo: string; out: string; siteUrl: string; quiet: boolean; wait: boolean; logFormat: LogFormat; exportDir?: string };
 
@@ -92,7 +93,7 @@ class BuildThread {
   #ended: Failure | null = null;
 
   constructor(settings: BuildThreadSettings) {
-    this.#worker = new Worker(new URL('./build-worker.ts', import.meta.url), { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: BUILD_THREAD_YOUNG_MB } });
+    this.#worker = new Worker(new URL('./build-worker.ts', import.meta.url), { workerData: settings, resourceLimits: BUILD_THREAD_LIMITS });
     this.#worker.on('message', (message: BuildThreadMessage) => {
       const current = this.#current;
       if (!current) return;
