@@ -14,9 +14,9 @@ const PROGRESS_STEPS = 20;
 /**
  * The build thread's limits: its young generation 48 MB (semi-spaces of 16 MB, where V8 lets them
  * grow to 64); its heap's limit is the process's (`--max-old-space-size`, in NODE_OPTIONS).
- * A build's garbage is short-lived (every document's views, bodies and keys), and with the smaller
- * young generation a 20,000-package build used 13 to 16 % less CPU, at the same peak RSS
- * (docs/benchmarks.md). `--max-semi-space-size` in NODE_OPTIONS takes precedence.
+ * A build's garbage is short-lived (every document's views, bodies and keys): with the smaller
+ * young generation a 20,000-package full build used 8 % less CPU beside the code before, at the
+ * same peak RSS (docs/benchmarks.md). `--max-semi-space-size` in NODE_OPTIONS takes precedence.
  */
 export const BUILD_THREAD_LIMITS = { maxYoungGenerationSizeMb: 48 };
 
