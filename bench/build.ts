@@ -8,8 +8,9 @@
  *
  * Every build runs in a child process, so the figures include Node's start-up and the peak RSS is
  * the build's own: bench/measure-child.ts (buildCatalog in a fresh process, in a thread with
- * `pkgcat build`'s limits, reporting its maxRSS) for the full and one-commit builds, and the real CLI (`bin/pkgcat.js build --quiet`,
- * under `/usr/bin/time -f %M` when that exists) for the no-op, since that is what a user runs.
+ * `pkgcat build`'s limits, reporting its maxRSS) for the full and one-commit builds, and the real
+ * CLI (`bin/pkgcat.js build --quiet`, under `/usr/bin/time -f %M` when that exists) for the no-op,
+ * since that is what a user runs.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
