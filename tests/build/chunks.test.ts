@@ -11,7 +11,7 @@
  * went commit by commit store the same chunks, and a path that comes or goes rewrites the chunk it
  * falls in, not the collection.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ChunkedCollection, HashedStrings, PackedStrings } from '../../build/chunks.ts';
 import { ObjectStore } from '../../build/objects.ts';
 import { renderKeyedChunk } from '../../src/store/manifest.ts';
@@ -86,9 +86,17 @@ describe('HashedStrings', () => {
 /** A manifest-like path per number, so that keys sort unlike their numbers. */
 const path = (n: number) => `site/packages/package-${n}/index.html`;
 
+const stores: ObjectStore[] = [];
+// A test's writes end with it: its directory is removed after the file, and a write still in flight then fails the removal.
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
 /** A store whose objects a test can count (`written`). */
 async function countingStore(): Promise<ObjectStore> {
-  return new ObjectStore(await temporaryDirectory());
+  const store = new ObjectStore(await temporaryDirectory());
+  stores.push(store);
+  return store;
 }
 
 /** The chunks a build from scratch stores for these items. */
